@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# mglru_ext: BPF struct_ops policies for the MGLRU reclaim loop.
+#
+#   make demo    build what is missing, boot the VM, run the MADV_RANDOM
+#                thrash workload under stock MGLRU and under thrash_aging
+#   make check   host unit tests, then the VM selftests (TAP)
+#
+# Everything else is a step of those two; see README.md.
+
+REPO := $(CURDIR)
+BUILD := $(REPO)/build
+JOBS ?= $(shell nproc)
+KERNEL ?= patched
+
+KSRC := $(BUILD)/src/linux
+KOBJ := $(BUILD)/kernel/$(KERNEL)
+BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
+BZIMAGE_PATCHED := $(BUILD)/kernel/patched/arch/x86/boot/bzImage
+BZIMAGE_STOCK := $(BUILD)/kernel/stock/arch/x86/boot/bzImage
+BZIMAGE_DEBUG := $(BUILD)/kernel/debug/arch/x86/boot/bzImage
+VMLINUX := $(BUILD)/kernel/patched/vmlinux
+
+TOOLS := $(BUILD)/tools
+LIBBPF_A := $(TOOLS)/libbpf/libbpf.a
+LIBBPF_INC := $(TOOLS)/libbpf/include
+BPFTOOL := $(TOOLS)/bpftool/bpftool
+VMLINUX_H := $(BUILD)/include/vmlinux.h
+
+# Debian packages the build and the tests use. `make deps` installs the
+# missing ones and is quick when they are all present.
+DEB_PACKAGES := linux-source-6.12 xz-utils qemu-system-x86 clang llvm \
+	dwarves libelf-dev zlib1g-dev libcap-dev flex bison bc libssl-dev cpio \
+	rsync e2fsprogs fio util-linux dmsetup gnuplot-nox python3 kmod \
+	libclang-rt-14-dev
+DEPS_STAMP := $(BUILD)/.deps-$(shell echo $(DEB_PACKAGES) | sha256sum | cut -c1-12)
+
+KERNEL_INPUTS := $(wildcard kernel-patches/*) $(wildcard kernel-config/*) \
+	scripts/build-kernel.sh
+
+POLICY_SRCS := $(wildcard bpf-policies/*.bpf.c)
+TEST_POLICY_SRCS := $(wildcard selftests/policies/*.bpf.c)
+POLICY_OBJS := $(patsubst bpf-policies/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(POLICY_SRCS))
+TEST_POLICY_OBJS := $(patsubst selftests/policies/%.bpf.c,$(BUILD)/bpf/test/%.bpf.o,$(TEST_POLICY_SRCS))
+BPF_HDRS := $(wildcard include/*.h) $(wildcard bpf-policies/*.h)
+
+LOADER_SRCS := $(wildcard loader/*.c)
+LOADER_HDRS := $(wildcard loader/*.h) $(wildcard include/*.h)
+MGLRUCTL := $(BUILD)/bin/mglructl
+TEST_PARSE := $(BUILD)/bin/test_parse
+
+CFLAGS_USER := -O2 -g -Wall -Wextra -Werror -std=gnu11 -I$(REPO)/include
+BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+	-I$(BUILD)/include -I$(LIBBPF_INC) -I$(REPO)/include -I$(REPO)/bpf-policies
+
+.PHONY: all deps kernel kernel-stock kernel-debug tools policies loader workloads \
+	check check-host check-vm demo bench vm-shell fuzz checkpatch clean
+
+all: policies loader
+
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP):
+	@scripts/install-deps.sh $(DEB_PACKAGES)
+	@mkdir -p $(BUILD) && touch $@
+
+# The kernel: rebuilt only when the patch series or the config changes.
+kernel: $(BZIMAGE_PATCHED)
+kernel-stock: $(BZIMAGE_STOCK)
+kernel-debug: $(BZIMAGE_DEBUG)
+
+$(BZIMAGE_PATCHED): $(KERNEL_INPUTS) | $(DEPS_STAMP)
+	JOBS=$(JOBS) scripts/build-kernel.sh patched
+	@touch $@
+$(BZIMAGE_STOCK): kernel-config/mglru_ext.config scripts/build-kernel.sh | $(DEPS_STAMP)
+	JOBS=$(JOBS) scripts/build-kernel.sh stock
+	@touch $@
+$(BZIMAGE_DEBUG): $(KERNEL_INPUTS) | $(DEPS_STAMP)
+	JOBS=$(JOBS) scripts/build-kernel.sh debug
+	@touch $@
+
+# libbpf and bpftool from the same tree as the kernel; Debian's are too old.
+tools: $(BPFTOOL) $(LIBBPF_A) $(VMLINUX_H)
+
+$(LIBBPF_A): $(BZIMAGE_PATCHED)
+	@mkdir -p $(TOOLS)/libbpf
+	$(MAKE) -s -C $(KSRC)/tools/lib/bpf OUTPUT=$(TOOLS)/libbpf/ \
+		-j$(JOBS) $@ >/dev/null
+	$(MAKE) -s -C $(KSRC)/tools/lib/bpf OUTPUT=$(TOOLS)/libbpf/ \
+		DESTDIR=$(TOOLS)/libbpf prefix= INCLUDEDIR=/include \
+		install_headers >/dev/null
+	@touch $@
+
+$(BPFTOOL): $(BZIMAGE_PATCHED)
+	@mkdir -p $(TOOLS)/bpftool
+	$(MAKE) -s -C $(KSRC)/tools/bpf/bpftool OUTPUT=$(TOOLS)/bpftool/ \
+		-j$(JOBS) >/dev/null
+	@touch $@
+
+$(VMLINUX_H): $(BPFTOOL) $(BZIMAGE_PATCHED)
+	@mkdir -p $(dir $@)
+	$(BPFTOOL) btf dump file $(VMLINUX) format c > $@.tmp && mv $@.tmp $@
+
+# Policies: each .bpf.c compiles on its own; editing one rebuilds only it.
+policies: $(POLICY_OBJS) $(TEST_POLICY_OBJS)
+
+$(BUILD)/bpf/%.bpf.o: bpf-policies/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $(LIBBPF_A)
+	@mkdir -p $(dir $@)
+	clang $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/bpf/test/%.bpf.o: selftests/policies/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $(LIBBPF_A)
+	@mkdir -p $(dir $@)
+	clang $(BPF_CFLAGS) -c $< -o $@
+
+loader: $(MGLRUCTL)
+
+WORKLOAD_BINS := $(BUILD)/bin/anon_touch
+
+workloads: $(WORKLOAD_BINS)
+
+$(BUILD)/bin/%: selftests/workloads/%.c
+	@mkdir -p $(dir $@)
+	gcc $(CFLAGS_USER) -pthread -o $@ $<
+
+$(MGLRUCTL): $(LOADER_SRCS) $(LOADER_HDRS) $(LIBBPF_A)
+	@mkdir -p $(dir $@)
+	gcc $(CFLAGS_USER) -I$(LIBBPF_INC) -o $@ $(LOADER_SRCS) \
+		$(LIBBPF_A) -lelf -lz
+
+# Tests.
+check: $(BZIMAGE) policies loader workloads $(BPFTOOL) $(TEST_PARSE)
+	@selftests/check.sh --kernel $(BZIMAGE)
+
+$(TEST_PARSE): selftests/host/test_parse.c loader/parse.c loader/cgroup.c \
+		loader/kernel.c $(LOADER_HDRS) $(LIBBPF_A)
+	@mkdir -p $(dir $@)
+	gcc $(CFLAGS_USER) -I$(LIBBPF_INC) -o $@ $(filter %.c,$^) \
+		$(LIBBPF_A) -lelf -lz
+
+check-host: $(TEST_PARSE) loader policies
+	@selftests/host/run.sh
+
+check-vm: $(BZIMAGE) policies loader workloads $(BPFTOOL)
+	@selftests/run-vm-tests.sh --kernel $(BZIMAGE)
+
+vm-shell: $(BZIMAGE) policies loader workloads $(BPFTOOL)
+	@selftests/vm-run.sh --kernel $(BZIMAGE) --shell
+
+checkpatch: | $(DEPS_STAMP)
+	@scripts/checkpatch-series.sh
+
+clean:
+	rm -rf $(BUILD)/bin $(BUILD)/bpf $(BUILD)/vm $(BUILD)/tools \
+		$(BUILD)/include $(BUILD)/kernel

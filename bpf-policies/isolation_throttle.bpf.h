@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The MGLRU isolation throttle (linux-mm "throttle MGLRU eviction when
+ * isolated folios pile up", v7, seed 003), as a decision the
+ * isolation_throttle and combined policies share.
+ *
+ * Stock 6.12 MGLRU isolates without the classic LRU's too_many_isolated()
+ * check: with many reclaimers in a small memcg, most of its folios sit
+ * isolated at once and the charge OOMs. Per lruvec and per type, a type is
+ * over-isolated when its isolated folios exceed about one generation
+ * (evictable / MIN_NR_GENS). Reclaim goes on with the types that are not;
+ * only when every evictable type is over-isolated does it throttle, once,
+ * and if that didn't help it stops the pass (no faked progress). An lruvec
+ * with nothing evictable stops at once instead of waiting. kswapd is never
+ * throttled. Reclaim without I/O or FS gets a higher threshold so it can't
+ * be blocked by the reclaimers it may be holding up (the seed's `>>= 3`,
+ * here the knob noio_factor).
+ */
+#ifndef ISOLATION_THROTTLE_BPF_H
+#define ISOLATION_THROTTLE_BPF_H
+
+#include "policy.bpf.h"
+
+MGLRU_EXT_KNOB(__u32, noio_factor, 8, 1, 1024,
+	       "threshold multiplier for reclaim that may not do I/O or FS");
+
+static __always_inline bool over_isolated(const struct mglru_ext_ctx *ctx, int type)
+{
+	__u64 threshold = ctx->evictable[type] / MIN_NR_GENS;
+
+	if (!may_io_and_fs(ctx))
+		threshold *= noio_factor;
+	return ctx->isolated[type] > threshold;
+}
+
+static __always_inline s32 isolation_throttle(const struct mglru_ext_ctx *ctx)
+{
+	__u32 usable = 0, allowed = 0;
+
+	if (ctx->evictable[MGLRU_EXT_FILE])
+		usable |= MGLRU_EXT_ALLOW_FILE;
+	if (can_evict_anon(ctx) && ctx->evictable[MGLRU_EXT_ANON])
+		usable |= MGLRU_EXT_ALLOW_ANON;
+
+	/* nothing to evict is not over-isolation: don't wait for it */
+	if (!usable)
+		return MGLRU_EXT_STOP;
+	if (is_kswapd(ctx))
+		return MGLRU_EXT_GO | usable;
+
+	if ((usable & MGLRU_EXT_ALLOW_FILE) && !over_isolated(ctx, MGLRU_EXT_FILE))
+		allowed |= MGLRU_EXT_ALLOW_FILE;
+	if ((usable & MGLRU_EXT_ALLOW_ANON) && !over_isolated(ctx, MGLRU_EXT_ANON))
+		allowed |= MGLRU_EXT_ALLOW_ANON;
+	if (allowed)
+		return MGLRU_EXT_GO | allowed;
+
+	/* the kernel sleeps once, then asks again with ctx->retry set */
+	return ctx->retry ? MGLRU_EXT_STOP : MGLRU_EXT_THROTTLE;
+}
+
+#endif /* ISOLATION_THROTTLE_BPF_H */

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * swappiness: make the anon:file split of eviction follow swappiness, as
+ * the classic LRU does (linux-mm swappiness regression report on the
+ * reclaim loop series, seed 004).
+ *
+ * MGLRU picks the type to evict with a refault-driven controller that
+ * only reads swappiness as a gain: in the seed's pread() workload stock
+ * 6.12 never swaps at any swappiness, while the classic LRU's anon share
+ * of reclaim climbs from 0.15 at 10 to 0.77 at 190. Here each memcg gets
+ * a target anon share of swappiness / 200, shifted by refault feedback as
+ * get_scan_count() does with anon_cost and file_cost: the type whose
+ * evicted folios come back more often is pressed less. Batches are then
+ * dealt to keep the running split at that target.
+ *
+ * Knob: feedback_permille, how much a fully refaulting type's pressure is
+ * reduced (0 ignores refaults: the split is swappiness alone).
+ */
+#include "policy.bpf.h"
+
+MGLRU_EXT_POLICY_DESC("anon:file eviction split proportional to swappiness, shifted by refaults");
+
+MGLRU_EXT_KNOB(__u32, feedback_permille, 1000, 0, 10000,
+	       "weight of refault feedback in the split (0: swappiness alone)");
+
+#define MAX_SWAPPINESS 200
+
+struct split {
+	__u64 batches[2];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);	/* cgroup id */
+	__type(value, struct split);
+} splits SEC(".maps");
+
+/* How often the evicted folios of a type come back, per mille. */
+static __always_inline __u64 refault_permille(const struct mglru_ext_ctx *ctx, int type)
+{
+	__u64 refaulted = sum_tiers(ctx->refaulted[type]) + sum_tiers(ctx->avg_refaulted[type]);
+	__u64 total = sum_tiers(ctx->evicted[type]) + sum_tiers(ctx->avg_total[type]);
+
+	if (refaulted > total)
+		refaulted = total;
+	return refaulted * 1000 / (total + 1);
+}
+
+static __always_inline bool can_evict(const struct mglru_ext_ctx *ctx, int type)
+{
+	if (type == MGLRU_EXT_ANON && !can_evict_anon(ctx))
+		return false;
+	return ctx->evictable[type] && ctx->nr_gens[type] > MIN_NR_GENS;
+}
+
+MGLRU_EXT_HOOK(s32, swappiness_choose_type, const struct mglru_ext_ctx *ctx)
+{
+	struct split zero = {}, *split;
+	__u64 anon_w, file_w, anon_n, total_n, key = ctx->cgroup_id;
+	int type;
+
+	if (!can_evict(ctx, MGLRU_EXT_ANON) || !can_evict(ctx, MGLRU_EXT_FILE))
+		return ctx->stock;
+
+	/* refaults of one type push pressure toward the other */
+	anon_w = ctx->swappiness *
+		 (1000 + refault_permille(ctx, MGLRU_EXT_FILE) * feedback_permille / 1000);
+	file_w = (MAX_SWAPPINESS - ctx->swappiness) *
+		 (1000 + refault_permille(ctx, MGLRU_EXT_ANON) * feedback_permille / 1000);
+
+	split = bpf_map_lookup_elem(&splits, &key);
+	if (!split) {
+		bpf_map_update_elem(&splits, &key, &zero, BPF_NOEXIST);
+		split = bpf_map_lookup_elem(&splits, &key);
+		if (!split)
+			return ctx->stock;
+	}
+
+	/* evict anon while its share of batches is below its target share */
+	anon_n = split->batches[MGLRU_EXT_ANON];
+	total_n = anon_n + split->batches[MGLRU_EXT_FILE];
+	type = anon_n * (anon_w + file_w) <= total_n * anon_w ? MGLRU_EXT_ANON : MGLRU_EXT_FILE;
+
+	__sync_fetch_and_add(&split->batches[type], 1);
+	/* forget old history so the split follows swappiness changes */
+	if (total_n > 4096) {
+		split->batches[MGLRU_EXT_ANON] /= 2;
+		split->batches[MGLRU_EXT_FILE] /= 2;
+	}
+	return type;
+}
+
+SEC(".struct_ops.link")
+struct mglru_ext_ops swappiness_ops = {
+	.choose_type = (void *)swappiness_choose_type,
+	.name = "swappiness",
+};

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * thrash_aging: age when eviction only recycles the oldest generation
+ * (seed 001). See thrash_aging.bpf.h. Knobs: refault_pct, min_evictions,
+ * min_interval_ms.
+ */
+#include "thrash_aging.bpf.h"
+
+MGLRU_EXT_POLICY_DESC("age when the oldest generation thrashes (its refaults keep pace with its evictions)");
+
+MGLRU_EXT_HOOK(s32, thrash_aging_age, const struct mglru_ext_ctx *ctx)
+{
+	return thrash_aging(ctx);
+}
+
+SEC(".struct_ops.link")
+struct mglru_ext_ops thrash_aging_ops = {
+	.aging = (void *)thrash_aging_age,
+	.name = "thrash_aging",
+};

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mglructl exit statuses: one per kind of failure, so that scripts can
+ * tell them apart. Documented in `mglructl --help` and README.md.
+ */
+#ifndef MGLRUCTL_ERRORS_H
+#define MGLRUCTL_ERRORS_H
+
+enum mglructl_status {
+	EXIT_OK = 0,
+	EXIT_FAILURE_OTHER = 1, /* anything not listed below */
+	EXIT_USAGE = 2, /* bad command line */
+	EXIT_NO_KERNEL_SUPPORT = 3, /* kernel without mglru_ext */
+	EXIT_PERMISSION = 4, /* not root / missing capabilities */
+	EXIT_BAD_CGROUP = 5, /* no such cgroup, or not cgroup v2 */
+	EXIT_ALREADY_ATTACHED = 6, /* a policy is attached on that cgroup */
+	EXIT_BAD_OBJECT = 7, /* not an mglru_ext policy object */
+	EXIT_UNKNOWN_POLICY = 8, /* no shipped policy by that name */
+	EXIT_VERIFIER = 9, /* the verifier rejected the policy */
+	EXIT_NO_BPFFS = 10, /* bpffs not mounted */
+	EXIT_BAD_KNOB = 11, /* unknown knob, wrong type, out of range */
+	EXIT_NOT_ATTACHED = 12, /* unload: nothing attached there */
+	EXIT_EJECTED = 13, /* --foreground/run: the kernel ejected it */
+	EXIT_REFUSED = 14, /* the policy's init refused to attach */
+};
+
+/* Print "mglructl: <message>" on stderr and return @status. */
+int fail(int status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* MGLRUCTL_ERRORS_H */

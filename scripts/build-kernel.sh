@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build-kernel.sh FLAVOR: build the mglru_ext test kernel.
+#
+#   patched  linux-source-6.12 + kernel-patches/series, test config
+#   debug    the same tree, test config + kernel-config/debug.config
+#   stock    unpatched linux-source-6.12, same config: the A/B baseline
+#
+# The patched tree is a git repository whose first commit is the pristine
+# source. When the series changes, the tree is reset to that commit and the
+# whole series is applied again with `git am`, so it is never applied on
+# top of an older one; files the series doesn't touch keep their
+# timestamps and kbuild rebuilds only what changed.
+set -euo pipefail
+
+flavor=${1:?usage: build-kernel.sh patched|debug|stock}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+jobs=${JOBS:-$(nproc)}
+build=$repo/build
+
+say() { echo "build-kernel[$flavor]: $*"; }
+die() { echo "build-kernel[$flavor]: $*" >&2; exit 1; }
+
+[ -r "$tarball" ] || die "$tarball missing: run 'make deps' (package linux-source-6.12)"
+
+extract() { # DIR
+	local tmp
+	tmp=$(mktemp -d "$build/src/.extract.XXXXXX")
+	say "unpacking $tarball"
+	tar -C "$tmp" -xf "$tarball"
+	mv "$tmp"/linux-source-6.12 "$1"
+	rmdir "$tmp"
+}
+
+git_tree() {
+	git -C "$src" -c user.name=mglru_ext -c user.email=mglru_ext@localhost "$@"
+}
+
+mkdir -p "$build/src"
+case $flavor in
+stock)
+	src=$build/src/linux-stock
+	[ -f "$src/Makefile" ] || extract "$src"
+	fragments=(kernel-config/mglru_ext.config)
+	;;
+patched | debug)
+	src=$build/src/linux
+	if [ ! -d "$src/.git" ]; then
+		rm -rf "$src"
+		extract "$src"
+		say "recording the pristine tree"
+		git_tree init -q
+		git_tree add -A -f
+		git_tree commit -q -m "linux-source-6.12 as shipped by Debian"
+		git_tree tag pristine
+	fi
+	series_id=$(cd "$repo/kernel-patches" && cat series $(grep -v '^#' series) | sha256sum | cut -c1-16)
+	if [ "$(cat "$src/.mglru-series" 2>/dev/null)" != "$series_id" ]; then
+		say "applying kernel-patches/series on a clean tree"
+		old_head=$(git_tree rev-parse HEAD)
+		# Remember when each file the old series touched last changed:
+		# files the new series leaves as they were get their time back,
+		# so that kbuild doesn't rebuild everything that includes them.
+		touched=$(git_tree diff --name-only pristine "$old_head")
+		declare -A mtime=()
+		for f in $touched; do
+			[ -e "$src/$f" ] && mtime[$f]=$(stat -c %Y "$src/$f")
+		done
+		git_tree reset -q --hard pristine
+		git_tree clean -qfdx -e .mglru-series
+		while read -r patch; do
+			case $patch in '' | '#'*) continue ;; esac
+			git_tree am -q "$repo/kernel-patches/$patch" ||
+				{ git_tree am --abort; die "$patch does not apply"; }
+		done <"$repo/kernel-patches/series"
+		for f in "${!mtime[@]}"; do
+			[ -e "$src/$f" ] && git_tree diff --quiet "$old_head" HEAD -- "$f" &&
+				touch -d "@${mtime[$f]}" "$src/$f"
+		done
+		echo "$series_id" >"$src/.mglru-series"
+	fi
+	fragments=(kernel-config/mglru_ext.config kernel-config/mglru_ext-patched.config)
+	[ "$flavor" = debug ] && fragments+=(kernel-config/debug.config)
+	;;
+*) die "unknown flavor '$flavor'" ;;
+esac
+
+obj=$build/kernel/$flavor
+mkdir -p "$obj"
+config_id=$(cd "$repo" && cat "${fragments[@]}" | sha256sum | cut -c1-16)
+if [ "$(cat "$obj/.mglru-config" 2>/dev/null)" != "$config_id" ] || [ ! -f "$obj/.config" ]; then
+	say "configuring: tinyconfig + ${fragments[*]}"
+	make -s -C "$src" O="$obj" tinyconfig >/dev/null
+	(cd "$repo" && cat "${fragments[@]}") >"$obj/mglru.fragment"
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$obj/mglru.fragment" >/dev/null
+	make -s -C "$src" O="$obj" olddefconfig >/dev/null
+	# A symbol that didn't make it (typo, unmet dependency) is an error,
+	# not a silently different kernel.
+	missing=0
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=n) sym=${line%%=*}
+			grep -q "^$sym=" "$obj/.config" && { echo "  $sym is set, wanted off"; missing=1; } ;;
+		CONFIG_*) grep -qxF "$line" "$obj/.config" || { echo "  $line did not stick"; missing=1; } ;;
+		esac
+	done <"$obj/mglru.fragment"
+	[ $missing = 0 ] || die "config fragment not applied (see above)"
+	echo "$config_id" >"$obj/.mglru-config"
+fi
+
+targets=${KBUILD_TARGETS:-bzImage}
+say "make -j$jobs $targets"
+make -s -C "$src" O="$obj" -j"$jobs" $targets
+say "done: $obj/arch/x86/boot/bzImage"

@@ -1,0 +1,22 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# `make check`: the host tests, then the VM tests; the grand total last.
+set -u
+repo=$(cd "$(dirname "$0")/.." && pwd)
+pass=0
+fail=0
+total() { # OUTPUT
+	local p f
+	read -r p f < <(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' <<<"$1" | tail -1)
+	pass=$((pass + ${p:-0}))
+	fail=$((fail + ${f:-1}))
+}
+
+start=$SECONDS
+out=$("$repo/selftests/host/run.sh" 2>&1 | tee /dev/stderr)
+total "$out"
+out=$("$repo/selftests/run-vm-tests.sh" "$@" 2>&1 | tee /dev/stderr)
+total "$out"
+echo "# make check took $((SECONDS - start)) s"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Host-side tests: no VM. Prints each suite's TAP and the sum.
+set -u
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+pass=0
+fail=0
+
+run_suite() { # NAME CMD...
+	local name=$1 out rc p f
+	shift
+	echo "# host suite: $name"
+	out=$("$@" 2>&1)
+	rc=$?
+	echo "$out"
+	read -r p f < <(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' <<<"$out" | tail -1)
+	if [ -z "${p:-}" ]; then
+		echo "not ok - $name printed no totals (exit $rc)"
+		p=0
+		f=1
+	elif [ "$rc" != 0 ] && [ "$rc" != 4 ] && [ "$f" = 0 ]; then
+		echo "not ok - $name exited with $rc"
+		f=1
+	fi
+	pass=$((pass + p))
+	fail=$((fail + f))
+}
+
+run_suite parse "$repo/build/bin/test_parse"
+run_suite cli "$repo/selftests/host/test_cli.sh"
+
+echo "# host total"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0
+# Minimal TAP 13 helpers for the bash selftests (kselftest style).
+#
+#   tap_begin
+#   tap_ok COND_STATUS NAME      0 = pass
+#   tap_skip NAME REASON
+#   expect_status CODE 'REGEX' NAME -- CMD...
+#                                CMD must exit with CODE and print a line
+#                                matching REGEX on stderr
+#   tap_end                      prints the totals; returns 1 on failures,
+#                                4 (kselftest skip) when everything skipped
+
+TAP_N=0
+TAP_PASS=0
+TAP_FAIL=0
+TAP_SKIP=0
+
+tap_begin() {
+	echo "TAP version 13"
+}
+
+tap_ok() { # STATUS NAME [DIAG]
+	TAP_N=$((TAP_N + 1))
+	if [ "$1" = 0 ]; then
+		TAP_PASS=$((TAP_PASS + 1))
+		echo "ok $TAP_N $2"
+	else
+		TAP_FAIL=$((TAP_FAIL + 1))
+		echo "not ok $TAP_N $2"
+		[ -n "${3:-}" ] && echo "$3" | sed 's/^/# /'
+	fi
+	return 0
+}
+
+tap_skip() { # NAME REASON
+	TAP_N=$((TAP_N + 1))
+	TAP_SKIP=$((TAP_SKIP + 1))
+	echo "ok $TAP_N $1 # SKIP $2"
+}
+
+expect_status() { # CODE REGEX NAME -- CMD...
+	local code=$1 regex=$2 name=$3 out rc
+	shift 4
+	out=$("$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" = "$code" ] && { [ -z "$regex" ] || grep -qE -- "$regex" <<<"$out"; }; then
+		tap_ok 0 "$name"
+	else
+		tap_ok 1 "$name" "expected status $code and /$regex/, got $rc: $out"
+	fi
+}
+
+tap_end() {
+	echo "1..$TAP_N"
+	echo "# Totals: pass:$TAP_PASS fail:$TAP_FAIL xfail:0 xpass:0 skip:$TAP_SKIP error:0"
+	echo "$TAP_PASS passed, $TAP_FAIL failed"
+	[ $TAP_FAIL = 0 ] || return 1
+	[ $TAP_PASS = 0 ] && [ $TAP_SKIP -gt 0 ] && return 4
+	return 0
+}

@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host side of the VM selftests: the runner's own tests, then one boot of
+# the patched kernel running every guest suite (selftests/vm/run-all.sh).
+# A guest log with a kernel bug fails the run whatever the tests said.
+# Usage: run-vm-tests.sh [--kernel BZIMAGE] [TEST...]
+set -u
+repo=$(cd "$(dirname "$0")/.." && pwd)
+kernel_args=()
+if [ "${1:-}" = --kernel ]; then
+	kernel_args=(--kernel "$2")
+	shift 2
+fi
+
+pass=0
+fail=0
+add() { # OUTPUT
+	local p f
+	read -r p f < <(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' <<<"$1" | tail -1)
+	pass=$((pass + ${p:-0}))
+	fail=$((fail + ${f:-1}))
+}
+
+echo "# vm suite: runner"
+out=$("$repo/selftests/test_vm_runner.sh" "${kernel_args[@]}")
+echo "$out"
+add "$out"
+
+echo "# vm suite: guest (one boot)"
+results=$(mktemp -d "$repo/build/vm/check.XXXXXX" 2>/dev/null || { mkdir -p "$repo/build/vm"; mktemp -d "$repo/build/vm/check.XXXXXX"; })
+"$repo/selftests/vm-run.sh" "${kernel_args[@]}" --results "$results" --timeout 2400 \
+	-- selftests/vm/run-all.sh "$@"
+rc=$?
+if [ -s "$results/totals" ]; then
+	read -r p f <"$results/totals"
+	pass=$((pass + p))
+	fail=$((fail + f))
+else
+	echo "not ok - the guest suites reported nothing (vm-run status $rc)"
+	fail=$((fail + 1))
+fi
+if [ $rc = 125 ] || [ $rc = 124 ] || [ $rc = 126 ]; then
+	echo "not ok - guest run failed (status $rc), log: $results/console.log"
+	fail=$((fail + 1))
+else
+	echo "ok - guest log has no kernel bug, warning, lockdep report or hung task"
+	pass=$((pass + 1))
+fi
+
+echo "# vm total"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

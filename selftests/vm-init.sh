@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-init.sh: PID 1 of the mglru_ext test guest (see vm-run.sh).
+#
+# The root file system is the host's, read-only. Mount the kernel's own
+# file systems, give the guest tmpfs for the places programs write to, run
+# the command the host left in /run/results/.cmd, record its status and
+# power off.
+
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+repo=${MGLRU_REPO:?MGLRU_REPO not set on the kernel command line}
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+
+# Never mount a tmpfs over a directory that holds the checkout: CI may clone
+# it anywhere, /tmp included.
+writable() {
+	case "$repo/" in
+	"$1"/*) return 1 ;;
+	esac
+	mount -t tmpfs -o mode=1777 tmpfs "$1"
+}
+writable /run || { echo "vm-init: the checkout is under /run; move it" >&2; }
+writable /tmp
+writable /var/tmp
+writable /dev/shm
+mkdir -p /run/results /run/scratch /run/home /run/tmp
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 results /run/results
+mount -t cgroup2 cgroup2 /sys/fs/cgroup
+mount -t bpf bpffs /sys/fs/bpf
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mount -t ext4 /dev/vda /run/scratch
+
+# Controllers for the test cgroups.
+echo "+memory" >/sys/fs/cgroup/cgroup.subtree_control
+echo 1 >/proc/sys/kernel/panic_on_oops 2>/dev/null
+ip link set lo up 2>/dev/null
+
+export HOME=/run/home TMPDIR=/run/tmp TERM=${TERM:-linux}
+export MGLRU_RESULTS=/run/results MGLRU_SCRATCH=/run/scratch
+export MGLRU_SWAPDEV=/dev/vdb
+cd "$repo" || exit 1
+
+cmd=$(cat /run/results/.cmd)
+if [ "$cmd" = "__shell__" ]; then
+	echo "mglru_ext guest: $(uname -r); the checkout is at $repo; exit to power off"
+	setsid -c bash -i </dev/ttyS0 >/dev/ttyS0 2>&1
+	rc=$?
+else
+	eval "$cmd"
+	rc=$?
+fi
+
+echo "$rc" >/run/results/.rc
+sync
+umount /run/results 2>/dev/null
+umount /run/scratch 2>/dev/null
+echo b >/proc/sysrq-trigger
+sleep 10

@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the guest-side selftests. Sourced; the guest init has set
+# MGLRU_SCRATCH (ext4 on a scratch disk) and MGLRU_SWAPDEV.
+
+repo=${MGLRU_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+. "$repo/selftests/lib/tap.sh"
+ctl=$repo/build/bin/mglructl
+bpftool=$repo/build/tools/bpftool/bpftool
+bpf=$repo/build/bpf
+anon_touch=$repo/build/bin/anon_touch
+cgroot=/sys/fs/cgroup
+policies=/sys/kernel/debug/mglru_ext/policies
+scratch=${MGLRU_SCRATCH:-/run/scratch}
+
+# make_cgroup PATH MEMORY_MAX [SWAP_MAX]: a fresh memcg under the root
+make_cgroup() {
+	local cg=$cgroot/$1 parent
+	parent=$(dirname "$cg")
+	if [ "$parent" != "$cgroot" ]; then
+		echo "+memory" >"$parent/cgroup.subtree_control"
+	fi
+	mkdir -p "$cg"
+	echo "$2" >"$cg/memory.max"
+	echo "${3:-0}" >"$cg/memory.swap.max"
+	echo "$cg"
+}
+
+# remove_cgroup PATH: kill what runs in it and remove it, deepest first
+remove_cgroup() {
+	local cg=$cgroot/$1 d
+	[ -d "$cg" ] || return 0
+	for d in $(find "$cg" -depth -type d); do
+		echo 1 >"$d/cgroup.kill" 2>/dev/null
+	done
+	for d in $(find "$cg" -depth -type d); do
+		for _ in $(seq 50); do rmdir "$d" 2>/dev/null && break; sleep 0.1; done
+	done
+}
+
+# in_cgroup PATH CMD...: run CMD inside the cgroup (in the foreground)
+in_cgroup() {
+	local cg=$cgroot/$1
+	shift
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg" "$@"
+}
+
+# big_file NAME MB: a file on the scratch file system, created once
+big_file() {
+	local f=$scratch/$1
+	[ -f "$f" ] || dd if=/dev/urandom of="$f" bs=1M count="$2" status=none
+	echo "$f"
+}
+
+# file_pressure CG FILE ROUNDS: read FILE ROUNDS times inside CG
+file_pressure() {
+	in_cgroup "$1" sh -c 'for i in $(seq "$1"); do cat "$0" >/dev/null; done' "$2" "$3"
+}
+
+# swap_on: enable the scratch swap disk (idempotent)
+swap_on() {
+	grep -q "^$MGLRU_SWAPDEV " /proc/swaps || swapon "$MGLRU_SWAPDEV"
+}
+
+# policy_field ID FIELD: one field of policy ID in the kernel's table
+policy_field() {
+	awk -v id="id=$1" -v f="$2" '$1 == id {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) { v = substr($i, length(f) + 2) } }
+	} END { print v }' "$policies" | tr -d '"'
+}
+
+# policy_id NAME: the id of the newest policy called NAME
+policy_id() {
+	awk -v n="name=$1" '$2 == n { sub("id=", "", $1); id = $1 } END { print id }' "$policies"
+}
+
+# calls ID: total hook calls of policy ID
+calls() {
+	local f total=0
+	for f in calls_budget calls_type calls_isolate calls_aging; do
+		total=$((total + $(policy_field "$1" $f)))
+	done
+	echo $total
+}
+
+# memstat CG KEY: a memory.stat value
+memstat() {
+	awk -v k="$2" '$1 == k { print $2 }' "$cgroot/$1/memory.stat"
+}
+
+# memevent CG KEY: a memory.events value
+memevent() {
+	awk -v k="$2" '$1 == k { print $2 }' "$cgroot/$1/memory.events"
+}
+
+# wait_state ID STATE [SECONDS]: wait for policy ID to reach STATE
+wait_state() {
+	local i
+	for i in $(seq $((${3:-10} * 10))); do
+		[ "$(policy_field "$1" state)" = "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# unload_all: leave no policy behind for the next test
+unload_all() {
+	"$ctl" unload --all >/dev/null 2>&1
+	pkill -f "mglructl load" 2>/dev/null
+	sleep 0.5
+}

@@ -1,0 +1,230 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kernel series under real memory pressure in a memcg: every hook is
+# called and obeyed, NULL hooks and detached policies leave stock, attach
+# is per cgroup subtree, invalid answers are refused and counted, bad
+# policies are ejected with their reason while the workload goes on, and
+# unprivileged users cannot load policies.
+. "$(dirname "$0")/lib.sh"
+
+tap_begin
+unload_all
+swap_on
+file=$(big_file pressure.bin 160)
+
+# pressure CG SECONDS: page cache and anon pressure in CG, in the foreground
+pressure() {
+	in_cgroup "$1" "$anon_touch" 24 2 "$2" >/dev/null &
+	file_pressure "$1" "$file" 2
+	wait
+}
+
+load() { # ARGS...: load quietly, print the new policy's id
+	"$ctl" load "$@" >/dev/null || return
+	policy_id "$(basename "${1%.bpf.o}")"
+}
+
+# 1. Every hook is called, and the tracepoint sees each decision.
+make_cgroup hooks 64M 64M >/dev/null
+tracing=/sys/kernel/tracing
+echo 0 >$tracing/tracing_on
+echo >$tracing/trace
+echo 1 >$tracing/events/mglru_ext/mglru_ext_decision/enable
+echo 1 >$tracing/tracing_on
+id=$(load "$bpf/test/scripted.bpf.o" --cgroup hooks)
+pressure hooks 6
+echo 0 >$tracing/tracing_on
+echo 0 >$tracing/events/mglru_ext/mglru_ext_decision/enable
+for h in budget type isolate aging; do
+	n=$(policy_field "$id" calls_$h)
+	[ "${n:-0}" -gt 0 ]
+	tap_ok $? "hook $h called under pressure ($n calls)"
+	grep -q "hook=$h .*accepted" $tracing/trace
+	tap_ok $? "tracepoint reports $h decisions"
+done
+errors=$("$bpftool" map dump name scripted.bss -j 2>/dev/null |
+	python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["formatted"]["datasec"][0]["value"])' 2>/dev/null)
+[ "$errors" = 0 ]
+tap_ok $? "hooks see a sane context (ctx_errors=$errors)"
+[ "$(memevent hooks oom_kill)" = 0 ]
+tap_ok $? "no OOM kill under a stock-answering policy"
+unload_all
+
+# 2. A NULL hook means stock: a policy with only an aging hook.
+id=$(load "$bpf/test/aging_only.bpf.o" --cgroup hooks)
+pressure hooks 4
+[ "$(policy_field "$id" calls_aging)" -gt 0 ] &&
+	[ "$(policy_field "$id" calls_budget)" = 0 ] &&
+	[ "$(policy_field "$id" calls_type)" = 0 ] &&
+	[ "$(policy_field "$id" calls_isolate)" = 0 ]
+tap_ok $? "only the hooks a policy has are called"
+
+# 3. A detached policy leaves stock reclaim.
+"$ctl" unload aging_only >/dev/null
+before=$(policy_field "$id" calls_aging)
+pressure hooks 3
+[ "$(policy_field "$id" state)" = detached ] &&
+	[ "$(policy_field "$id" calls_aging)" = "$before" ] &&
+	[ "$(cat /sys/kernel/mm/mglru_ext/nr_attached)" = 0 ]
+tap_ok $? "a detached policy is never called again"
+[ "$(memevent hooks oom_kill)" = 0 ]
+tap_ok $? "stock reclaim after detach: no OOM kill"
+
+# 4. Isolation restricted to file: anon is never evicted, so never swapped.
+remove_cgroup hooks
+make_cgroup fileonly 64M 64M >/dev/null
+id=$(load "$bpf/test/scripted.bpf.o" --cgroup fileonly --set isolate=18)
+pressure fileonly 6
+steal=$(memstat fileonly pgsteal)
+swapped=$(cat $cgroot/fileonly/memory.swap.current)
+[ "$steal" -gt 0 ] && [ "$swapped" = 0 ]
+tap_ok $? "isolate=GO|FILE obeyed: pgsteal=$steal, swap used=$swapped"
+unload_all
+remove_cgroup fileonly
+
+# 5. Aging on every call is obeyed: generations keep coming.
+make_cgroup aging 64M >/dev/null
+id=$(load "$bpf/test/scripted.bpf.o" --cgroup aging --set aging=1)
+file_pressure aging "$file" 2
+agings=$(policy_field "$id" agings)
+[ "$agings" -gt 10 ]
+tap_ok $? "aging=NOW obeyed ($agings agings)"
+unload_all
+remove_cgroup aging
+
+# 6. Per-cgroup attach: only its subtree, nearest ancestor first.
+make_cgroup sub 128M >/dev/null
+make_cgroup sub/a 64M >/dev/null
+make_cgroup sub/b 64M >/dev/null
+make_cgroup sub/a/child 48M >/dev/null
+id=$(load "$bpf/test/scripted.bpf.o" --cgroup sub/a)
+file_pressure sub/b "$file" 1
+[ "$(calls "$id")" = 0 ]
+tap_ok $? "reclaim in a sibling cgroup doesn't call the policy"
+file_pressure sub/a/child "$file" 1
+[ "$(calls "$id")" -gt 0 ]
+tap_ok $? "reclaim in a child cgroup calls the parent's policy"
+id2=$(load "$bpf/test/aging_only.bpf.o" --cgroup sub/a/child)
+before=$(calls "$id")
+file_pressure sub/a/child "$file" 1
+[ "$(calls "$id")" = "$before" ] && [ "$(policy_field "$id2" calls_aging)" -gt 0 ]
+tap_ok $? "the nearest ancestor's policy wins"
+
+# 7. One policy per cgroup: EEXIST from the kernel.
+"$ctl" load "$bpf/test/aging_only.bpf.o" --cgroup sub/b --foreground >/dev/null &
+fg=$!
+sleep 2
+expect_status 6 'already attached to cgroup /sub/b' "second policy on a cgroup: EEXIST" -- \
+	"$ctl" load "$bpf/test/scripted.bpf.o" --cgroup sub/b --foreground
+kill -INT $fg
+wait $fg
+unload_all
+remove_cgroup sub
+
+# 8. Invalid answers are refused, counted, and eject the policy.
+make_cgroup invalid 64M 0 >/dev/null
+id=$(load "$bpf/test/scripted.bpf.o" --cgroup invalid --set type=7)
+file_pressure invalid "$file" 1
+refused=$(policy_field "$id" refused)
+[ "${refused:-0}" -gt 0 ]
+tap_ok $? "invalid type refused and counted ($refused)"
+wait_state "$id" ejected
+tap_ok $? "a policy refused $refused times in a row is ejected"
+[ "$(policy_field "$id" exit_kind)" = invalid ] &&
+	grep -q "type hook returned 7" <<<"$(policy_field "$id" exit_msg)"
+tap_ok $? "its exit record says why ($(policy_field "$id" exit_msg))"
+unload_all
+id=$(load "$bpf/test/scripted.bpf.o" --cgroup invalid --set type=0)
+file_pressure invalid "$file" 1
+[ "$(policy_field "$id" refused)" -gt 0 ]
+tap_ok $? "anon refused when the memcg cannot swap"
+unload_all
+
+# 9. A policy that stalls reclaim is ejected; nothing is OOM-killed.
+for bad in "budget=0" "isolate=48"; do
+	remove_cgroup invalid
+	make_cgroup stall 64M 64M >/dev/null
+	id=$(load "$bpf/test/scripted.bpf.o" --cgroup stall --set $bad)
+	pressure stall 6
+	wait_state "$id" ejected 20
+	tap_ok $? "$bad: stalling policy ejected ($(policy_field "$id" exit_reason))"
+	[ "$(policy_field "$id" exit_kind)" = stall ] && [ "$(memevent stall oom_kill)" = 0 ]
+	tap_ok $? "$bad: exit kind stall, workload not OOM-killed"
+	unload_all
+	remove_cgroup stall
+done
+
+# 10. A policy can eject itself through the kfunc.
+make_cgroup self 64M >/dev/null
+id=$(load "$bpf/test/scripted.bpf.o" --cgroup self --set eject_after=5)
+file_pressure self "$file" 1
+wait_state "$id" ejected
+tap_ok $? "bpf_mglru_ext_eject() ejects the policy"
+[ "$(policy_field "$id" exit_kind)" = self ] &&
+	[ "$(policy_field "$id" exit_msg)" = "scripted: eject_after reached" ]
+tap_ok $? "with its own message"
+unload_all
+
+# 11. Removing a cgroup with a policy attached ejects the policy.
+id=$(load "$bpf/test/scripted.bpf.o" --cgroup self)
+remove_cgroup self
+wait_state "$id" ejected
+tap_ok $? "removing its cgroup ejects the policy"
+[ "$(policy_field "$id" exit_kind)" = cgroup ]
+tap_ok $? "exit kind cgroup"
+"$ctl" unload scripted >/dev/null
+wait_state "$id" detached
+tap_ok $? "and unload still cleans it up"
+
+# 12. The emergency switch ejects every policy under load.
+make_cgroup emerg 64M 64M >/dev/null
+id1=$(load "$bpf/passthrough.bpf.o")
+id2=$(load "$bpf/test/scripted.bpf.o" --cgroup emerg --set spin=1000)
+in_cgroup emerg "$anon_touch" 24 2 6 >/dev/null &
+sleep 2
+echo 1 >/sys/kernel/mm/mglru_ext/eject_all
+wait_state "$id1" ejected && wait_state "$id2" ejected
+tap_ok $? "eject_all ejects system-wide and per-cgroup policies"
+[ "$(policy_field "$id2" exit_kind)" = sysfs ]
+tap_ok $? "exit kind sysfs"
+wait
+[ "$(memevent emerg oom_kill)" = 0 ]
+tap_ok $? "the workload finishes under stock reclaim"
+unload_all
+remove_cgroup emerg
+
+# 13. Unprivileged users cannot load a policy.
+mkdir -p /sys/fs/bpf/unpriv && chmod 777 /sys/fs/bpf/unpriv
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$bpftool" struct_ops register "$bpf/passthrough.bpf.o" /sys/fs/bpf/unpriv 2>&1)
+rc=$?
+[ $rc != 0 ] && grep -q "Operation not permitted" <<<"$out"
+tap_ok $? "unprivileged struct_ops registration fails with EPERM" "$out"
+rm -rf /sys/fs/bpf/unpriv
+[ "$(cat /sys/kernel/mm/mglru_ext/nr_attached)" = 0 ]
+tap_ok $? "and attaches nothing"
+
+# 14. Attach and detach in a loop while reclaim runs.
+make_cgroup churn 64M 64M >/dev/null
+maps_before=$("$bpftool" map list | grep -c '^[0-9]')
+in_cgroup churn "$anon_touch" 24 2 30 >/dev/null &
+file_pressure churn "$file" 3 &
+cycles=0
+for i in $(seq 40); do
+	"$ctl" load "$bpf/test/scripted.bpf.o" --cgroup churn >/dev/null || break
+	"$ctl" unload --cgroup churn >/dev/null || break
+	cycles=$i
+done
+wait
+[ "$cycles" = 40 ]
+tap_ok $? "40 attach/detach cycles during reclaim"
+sleep 1
+maps_after=$("$bpftool" map list | grep -c '^[0-9]')
+[ "$maps_after" = "$maps_before" ] && [ "$(cat /sys/kernel/mm/mglru_ext/nr_attached)" = 0 ]
+tap_ok $? "no leaked maps ($maps_before before, $maps_after after) or policies"
+[ "$(memevent churn oom_kill)" = 0 ]
+tap_ok $? "no OOM kill during the churn"
+remove_cgroup churn
+
+tap_end
