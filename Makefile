@@ -31,7 +31,7 @@ VMLINUX_H := $(BUILD)/include/vmlinux.h
 # missing ones and is quick when they are all present.
 DEB_PACKAGES := linux-source-6.12 xz-utils qemu-system-x86 clang llvm \
 	dwarves libelf-dev zlib1g-dev libcap-dev flex bison bc libssl-dev cpio \
-	rsync e2fsprogs fio util-linux dmsetup gnuplot-nox python3 kmod \
+	rsync e2fsprogs fio util-linux dmsetup gnuplot-nox python3 python3-ply kmod \
 	libclang-rt-14-dev
 DEPS_STAMP := $(BUILD)/.deps-$(shell echo $(DEB_PACKAGES) | sha256sum | cut -c1-12)
 
