@@ -63,40 +63,48 @@ $(DEPS_STAMP):
 	@scripts/install-deps.sh $(DEB_PACKAGES)
 	@mkdir -p $(BUILD) && touch $@
 
-# The kernel: rebuilt only when the patch series or the config changes.
-kernel: $(BZIMAGE_PATCHED)
-kernel-stock: $(BZIMAGE_STOCK)
-kernel-debug: $(BZIMAGE_DEBUG)
+# The kernel: rebuilt only when the patch series, the config or the build
+# script changes. The stamp's name carries a hash of those inputs, so an
+# edit made while a build runs is not mistaken for built.
+kernel_hash = $(shell cat $(1) | sha256sum | cut -c1-16)
+KSTAMP_PATCHED := $(BUILD)/kernel/.patched-$(call kernel_hash,$(KERNEL_INPUTS))
+KSTAMP_DEBUG := $(BUILD)/kernel/.debug-$(call kernel_hash,$(KERNEL_INPUTS))
+KSTAMP_STOCK := $(BUILD)/kernel/.stock-$(call kernel_hash,kernel-config/mglru_ext.config scripts/build-kernel.sh)
+KSTAMP := $(BUILD)/kernel/.$(KERNEL)-$(call kernel_hash,$(if $(filter stock,$(KERNEL)),kernel-config/mglru_ext.config scripts/build-kernel.sh,$(KERNEL_INPUTS)))
 
-$(BZIMAGE_PATCHED): $(KERNEL_INPUTS) | $(DEPS_STAMP)
-	JOBS=$(JOBS) scripts/build-kernel.sh patched
+kernel: $(KSTAMP_PATCHED)
+kernel-stock: $(KSTAMP_STOCK)
+kernel-debug: $(KSTAMP_DEBUG)
+
+$(BUILD)/kernel/.%-$(call kernel_hash,$(KERNEL_INPUTS)): | $(DEPS_STAMP)
+	JOBS=$(JOBS) scripts/build-kernel.sh $*
+	@rm -f $(BUILD)/kernel/.$*-*
 	@touch $@
-$(BZIMAGE_STOCK): kernel-config/mglru_ext.config scripts/build-kernel.sh | $(DEPS_STAMP)
+
+$(KSTAMP_STOCK): | $(DEPS_STAMP)
 	JOBS=$(JOBS) scripts/build-kernel.sh stock
-	@touch $@
-$(BZIMAGE_DEBUG): $(KERNEL_INPUTS) | $(DEPS_STAMP)
-	JOBS=$(JOBS) scripts/build-kernel.sh debug
+	@rm -f $(BUILD)/kernel/.stock-*
 	@touch $@
 
 # libbpf and bpftool from the same tree as the kernel; Debian's are too old.
 tools: $(BPFTOOL) $(LIBBPF_A) $(VMLINUX_H)
 
-$(LIBBPF_A): $(BZIMAGE_PATCHED)
+$(LIBBPF_A): $(KSTAMP_PATCHED)
 	@mkdir -p $(TOOLS)/libbpf
 	$(MAKE) -s -C $(KSRC)/tools/lib/bpf OUTPUT=$(TOOLS)/libbpf/ \
-		-j$(JOBS) $@ >/dev/null
+		$@ >/dev/null
 	$(MAKE) -s -C $(KSRC)/tools/lib/bpf OUTPUT=$(TOOLS)/libbpf/ \
 		DESTDIR=$(TOOLS)/libbpf prefix= INCLUDEDIR=/include \
 		install_headers >/dev/null
 	@touch $@
 
-$(BPFTOOL): $(BZIMAGE_PATCHED)
+$(BPFTOOL): $(KSTAMP_PATCHED)
 	@mkdir -p $(TOOLS)/bpftool
 	$(MAKE) -s -C $(KSRC)/tools/bpf/bpftool OUTPUT=$(TOOLS)/bpftool/ \
-		-j$(JOBS) >/dev/null
+		>/dev/null
 	@touch $@
 
-$(VMLINUX_H): $(BPFTOOL) $(BZIMAGE_PATCHED)
+$(VMLINUX_H): $(BPFTOOL) $(KSTAMP_PATCHED)
 	@mkdir -p $(dir $@)
 	$(BPFTOOL) btf dump file $(VMLINUX) format c > $@.tmp && mv $@.tmp $@
 
@@ -127,7 +135,7 @@ $(MGLRUCTL): $(LOADER_SRCS) $(LOADER_HDRS) $(LIBBPF_A)
 		$(LIBBPF_A) -lelf -lz
 
 # Tests.
-check: $(BZIMAGE) policies loader workloads $(BPFTOOL) $(TEST_PARSE)
+check: $(KSTAMP) policies loader workloads $(BPFTOOL) $(TEST_PARSE)
 	@selftests/check.sh --kernel $(BZIMAGE)
 
 $(TEST_PARSE): selftests/host/test_parse.c loader/parse.c loader/cgroup.c \
@@ -139,10 +147,10 @@ $(TEST_PARSE): selftests/host/test_parse.c loader/parse.c loader/cgroup.c \
 check-host: $(TEST_PARSE) loader policies
 	@selftests/host/run.sh
 
-check-vm: $(BZIMAGE) policies loader workloads $(BPFTOOL)
+check-vm: $(KSTAMP) policies loader workloads $(BPFTOOL)
 	@selftests/run-vm-tests.sh --kernel $(BZIMAGE)
 
-vm-shell: $(BZIMAGE) policies loader workloads $(BPFTOOL)
+vm-shell: $(KSTAMP) policies loader workloads $(BPFTOOL)
 	@selftests/vm-run.sh --kernel $(BZIMAGE) --shell
 
 checkpatch: | $(DEPS_STAMP)

@@ -7,12 +7,12 @@
 
 MGLRU_EXT_POLICY_DESC("scan budget fixed once per pass, floored at SWAP_CLUSTER_MAX; age when eviction is not viable");
 
-MGLRU_EXT_HOOK(s64, budget_budget, const struct mglru_ext_ctx *ctx)
+MGLRU_EXT_HOOK(s64, budget_budget)
 {
 	return budget_scan_budget(ctx);
 }
 
-MGLRU_EXT_HOOK(s32, budget_age, const struct mglru_ext_ctx *ctx)
+MGLRU_EXT_HOOK(s32, budget_age)
 {
 	return budget_aging(ctx);
 }

@@ -12,17 +12,17 @@
 
 MGLRU_EXT_POLICY_DESC("budget + isolation_throttle + thrash_aging");
 
-MGLRU_EXT_HOOK(s64, combined_budget, const struct mglru_ext_ctx *ctx)
+MGLRU_EXT_HOOK(s64, combined_budget)
 {
 	return budget_scan_budget(ctx);
 }
 
-MGLRU_EXT_HOOK(s32, combined_isolate, const struct mglru_ext_ctx *ctx)
+MGLRU_EXT_HOOK(s32, combined_isolate)
 {
 	return isolation_throttle(ctx);
 }
 
-MGLRU_EXT_HOOK(s32, combined_age, const struct mglru_ext_ctx *ctx)
+MGLRU_EXT_HOOK(s32, combined_age)
 {
 	if (budget_aging(ctx) == MGLRU_EXT_AGE_NOW)
 		return MGLRU_EXT_AGE_NOW;

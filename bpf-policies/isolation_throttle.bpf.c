@@ -7,7 +7,7 @@
 
 MGLRU_EXT_POLICY_DESC("throttle eviction when isolated folios exceed a generation for every evictable type");
 
-MGLRU_EXT_HOOK(s32, isolation_throttle_isolate, const struct mglru_ext_ctx *ctx)
+MGLRU_EXT_HOOK(s32, isolation_throttle_isolate)
 {
 	return isolation_throttle(ctx);
 }

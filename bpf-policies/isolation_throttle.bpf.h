@@ -26,20 +26,20 @@ MGLRU_EXT_KNOB(__u32, noio_factor, 8, 1, 1024,
 
 static __always_inline bool over_isolated(const struct mglru_ext_ctx *ctx, int type)
 {
-	__u64 threshold = ctx->evictable[type] / MIN_NR_GENS;
+	__u64 threshold = ctx->lru[type].evictable / MIN_NR_GENS;
 
 	if (!may_io_and_fs(ctx))
 		threshold *= noio_factor;
-	return ctx->isolated[type] > threshold;
+	return ctx->lru[type].isolated > threshold;
 }
 
 static __always_inline s32 isolation_throttle(const struct mglru_ext_ctx *ctx)
 {
 	__u32 usable = 0, allowed = 0;
 
-	if (ctx->evictable[MGLRU_EXT_FILE])
+	if (ctx->lru[MGLRU_EXT_FILE].evictable)
 		usable |= MGLRU_EXT_ALLOW_FILE;
-	if (can_evict_anon(ctx) && ctx->evictable[MGLRU_EXT_ANON])
+	if (can_evict_anon(ctx) && ctx->lru[MGLRU_EXT_ANON].evictable)
 		usable |= MGLRU_EXT_ALLOW_ANON;
 
 	/* nothing to evict is not over-isolation: don't wait for it */

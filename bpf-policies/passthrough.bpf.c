@@ -11,22 +11,22 @@
 
 MGLRU_EXT_POLICY_DESC("every hook returns the stock decision (framework overhead)");
 
-MGLRU_EXT_HOOK(s64, passthrough_scan_budget, const struct mglru_ext_ctx *ctx)
+MGLRU_EXT_HOOK(s64, passthrough_scan_budget)
 {
 	return ctx->stock;
 }
 
-MGLRU_EXT_HOOK(s32, passthrough_choose_type, const struct mglru_ext_ctx *ctx)
+MGLRU_EXT_HOOK(s32, passthrough_choose_type)
 {
 	return ctx->stock;
 }
 
-MGLRU_EXT_HOOK(s32, passthrough_isolate, const struct mglru_ext_ctx *ctx)
+MGLRU_EXT_HOOK(s32, passthrough_isolate)
 {
 	return ctx->stock;
 }
 
-MGLRU_EXT_HOOK(s32, passthrough_aging, const struct mglru_ext_ctx *ctx)
+MGLRU_EXT_HOOK(s32, passthrough_aging)
 {
 	return ctx->stock;
 }

@@ -4,9 +4,9 @@
  * and the libbpf headers one by one.
  *
  * Vocabulary (see Documentation/admin-guide/mm/mglru_ext.rst in the
- * kernel series): ctx->gen_size[type][0] is the oldest generation of a
- * type, ctx->nr_gens[type] of them are valid; evicted/refaulted count the
- * oldest generation's folios per tier since it became the oldest.
+ * kernel series): ctx->lru[type] describes one type; its gen_size[0] is
+ * the oldest generation, nr_gens of them are valid; evicted and refaulted
+ * count the oldest generation's folios per tier since it became the oldest.
  */
 #ifndef MGLRU_EXT_POLICY_BPF_H
 #define MGLRU_EXT_POLICY_BPF_H
@@ -24,9 +24,18 @@
 #define MIN_NR_GENS 2U
 #define DEF_PRIORITY 12
 
-/* Declare one hook of a policy. */
-#define MGLRU_EXT_HOOK(ret, name, args...) \
-	SEC("struct_ops/" #name) ret BPF_PROG(name, ##args)
+/*
+ * Define a hook: MGLRU_EXT_HOOK(s32, my_aging) { ... ctx ... }. The body
+ * sees `const struct mglru_ext_ctx *ctx`; the verifier types it from the
+ * kernel's struct mglru_ext_ops, and refuses stores through it.
+ */
+#define MGLRU_EXT_HOOK(ret, name)                                           \
+	static __always_inline ret ____##name(const struct mglru_ext_ctx *ctx); \
+	SEC("struct_ops/" #name) ret name(unsigned long long *args)          \
+	{                                                                    \
+		return ____##name((const struct mglru_ext_ctx *)args[0]);     \
+	}                                                                    \
+	static __always_inline ret ____##name(const struct mglru_ext_ctx *ctx)
 
 void bpf_mglru_ext_eject(const struct mglru_ext_ctx *ctx, const char *msg__str) __ksym;
 
@@ -38,19 +47,19 @@ static __always_inline bool can_evict_anon(const struct mglru_ext_ctx *ctx)
 /* Folios reclaim may evict now, of the types swappiness allows. */
 static __always_inline __u64 evictable_total(const struct mglru_ext_ctx *ctx)
 {
-	__u64 total = ctx->evictable[MGLRU_EXT_FILE];
+	__u64 total = ctx->lru[MGLRU_EXT_FILE].evictable;
 
 	if (can_evict_anon(ctx))
-		total += ctx->evictable[MGLRU_EXT_ANON];
+		total += ctx->lru[MGLRU_EXT_ANON].evictable;
 	return total;
 }
 
 /* Eviction needs a generation older than the MIN_NR_GENS youngest. */
 static __always_inline bool eviction_viable(const struct mglru_ext_ctx *ctx)
 {
-	if (ctx->nr_gens[MGLRU_EXT_FILE] <= MIN_NR_GENS)
+	if (ctx->lru[MGLRU_EXT_FILE].nr_gens <= MIN_NR_GENS)
 		return false;
-	if (can_evict_anon(ctx) && ctx->nr_gens[MGLRU_EXT_ANON] <= MIN_NR_GENS)
+	if (can_evict_anon(ctx) && ctx->lru[MGLRU_EXT_ANON].nr_gens <= MIN_NR_GENS)
 		return false;
 	return true;
 }

@@ -39,8 +39,8 @@ struct {
 /* How often the evicted folios of a type come back, per mille. */
 static __always_inline __u64 refault_permille(const struct mglru_ext_ctx *ctx, int type)
 {
-	__u64 refaulted = sum_tiers(ctx->refaulted[type]) + sum_tiers(ctx->avg_refaulted[type]);
-	__u64 total = sum_tiers(ctx->evicted[type]) + sum_tiers(ctx->avg_total[type]);
+	__u64 refaulted = sum_tiers(ctx->lru[type].refaulted) + sum_tiers(ctx->lru[type].avg_refaulted);
+	__u64 total = sum_tiers(ctx->lru[type].evicted) + sum_tiers(ctx->lru[type].avg_total);
 
 	if (refaulted > total)
 		refaulted = total;
@@ -51,10 +51,10 @@ static __always_inline bool can_evict(const struct mglru_ext_ctx *ctx, int type)
 {
 	if (type == MGLRU_EXT_ANON && !can_evict_anon(ctx))
 		return false;
-	return ctx->evictable[type] && ctx->nr_gens[type] > MIN_NR_GENS;
+	return ctx->lru[type].evictable && ctx->lru[type].nr_gens > MIN_NR_GENS;
 }
 
-MGLRU_EXT_HOOK(s32, swappiness_choose_type, const struct mglru_ext_ctx *ctx)
+MGLRU_EXT_HOOK(s32, swappiness_choose_type)
 {
 	struct split zero = {}, *split;
 	__u64 anon_w, file_w, anon_n, total_n, key = ctx->cgroup_id;

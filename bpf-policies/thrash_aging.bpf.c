@@ -8,7 +8,7 @@
 
 MGLRU_EXT_POLICY_DESC("age when the oldest generation thrashes (its refaults keep pace with its evictions)");
 
-MGLRU_EXT_HOOK(s32, thrash_aging_age, const struct mglru_ext_ctx *ctx)
+MGLRU_EXT_HOOK(s32, thrash_aging_age)
 {
 	return thrash_aging(ctx);
 }

@@ -40,8 +40,8 @@ struct {
 
 static __always_inline bool type_thrashing(const struct mglru_ext_ctx *ctx, int type)
 {
-	__u64 evicted = sum_tiers(ctx->evicted[type]);
-	__u64 refaulted = sum_tiers(ctx->refaulted[type]);
+	__u64 evicted = sum_tiers(ctx->lru[type].evicted);
+	__u64 refaulted = sum_tiers(ctx->lru[type].refaulted);
 
 	return evicted >= min_evictions && refaulted * 100 >= evicted * refault_pct;
 }

@@ -407,7 +407,7 @@ static int cmd_load(int argc, char **argv)
 		fputs(load_usage, stdout);
 		return EXIT_OK;
 	}
-	while ((opt = getopt_long(argc, argv, "+c:s:fv", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:s:fv", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			a.cgroup = optarg;
@@ -496,7 +496,7 @@ static int cmd_unload(int argc, char **argv)
 		fputs(unload_usage, stdout);
 		return EXIT_OK;
 	}
-	while ((opt = getopt_long(argc, argv, "+c:a", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:a", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			cgroup = optarg;

@@ -110,7 +110,9 @@ if [ "$(cat "$obj/.mglru-config" 2>/dev/null)" != "$config_id" ] || [ ! -f "$obj
 	echo "$config_id" >"$obj/.mglru-config"
 fi
 
-targets=${KBUILD_TARGETS:-bzImage}
+# "modules" builds no module here, but produces what out-of-tree test
+# modules need (Module.symvers, module.lds).
+targets=${KBUILD_TARGETS:-bzImage modules}
 say "make -j$jobs $targets"
 make -s -C "$src" O="$obj" -j"$jobs" $targets
 say "done: $obj/arch/x86/boot/bzImage"

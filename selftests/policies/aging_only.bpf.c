@@ -5,7 +5,7 @@
  */
 #include "policy.bpf.h"
 
-MGLRU_EXT_HOOK(s32, aging_only_aging, const struct mglru_ext_ctx *ctx)
+MGLRU_EXT_HOOK(s32, aging_only_aging)
 {
 	return ctx->stock;
 }

@@ -32,8 +32,8 @@ static __always_inline void common(const struct mglru_ext_ctx *ctx)
 	__u32 i;
 
 	__sync_fetch_and_add(&calls, 1);
-	if (ctx->nr_gens[MGLRU_EXT_FILE] > MGLRU_EXT_NR_GENS ||
-	    ctx->min_seq[MGLRU_EXT_FILE] > ctx->max_seq || ctx->priority > DEF_PRIORITY)
+	if (ctx->lru[MGLRU_EXT_FILE].nr_gens > MGLRU_EXT_NR_GENS ||
+	    ctx->lru[MGLRU_EXT_FILE].min_seq > ctx->max_seq || ctx->priority > DEF_PRIORITY)
 		__sync_fetch_and_add(&ctx_errors, 1);
 	for (i = 0; i < spin && i < 100000; i++)
 		sink += i;
@@ -41,31 +41,32 @@ static __always_inline void common(const struct mglru_ext_ctx *ctx)
 		bpf_mglru_ext_eject(ctx, "scripted: eject_after reached");
 }
 
-MGLRU_EXT_HOOK(s64, scripted_budget, const struct mglru_ext_ctx *ctx)
+MGLRU_EXT_HOOK(s64, scripted_budget)
 {
 	common(ctx);
 	return budget == STOCK ? ctx->stock : budget;
 }
 
-MGLRU_EXT_HOOK(s32, scripted_type, const struct mglru_ext_ctx *ctx)
+MGLRU_EXT_HOOK(s32, scripted_type)
 {
 	common(ctx);
 	return type == STOCK ? ctx->stock : type;
 }
 
-MGLRU_EXT_HOOK(s32, scripted_isolate, const struct mglru_ext_ctx *ctx)
+MGLRU_EXT_HOOK(s32, scripted_isolate)
 {
 	common(ctx);
 	return isolate == STOCK ? ctx->stock : isolate;
 }
 
-MGLRU_EXT_HOOK(s32, scripted_aging, const struct mglru_ext_ctx *ctx)
+MGLRU_EXT_HOOK(s32, scripted_aging)
 {
 	common(ctx);
 	return aging == STOCK ? ctx->stock : aging;
 }
 
-MGLRU_EXT_HOOK(s32, scripted_init)
+SEC("struct_ops.s/scripted_init")
+s32 BPF_PROG(scripted_init)
 {
 	return init_ret;
 }

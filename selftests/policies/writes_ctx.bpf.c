@@ -2,10 +2,11 @@
 /* A policy that tries to write kernel memory: the verifier must refuse it. */
 #include "policy.bpf.h"
 
-MGLRU_EXT_HOOK(s64, writes_ctx_budget, struct mglru_ext_ctx *ctx)
+SEC("struct_ops/writes_ctx_budget")
+s64 BPF_PROG(writes_ctx_budget, struct mglru_ext_ctx *c)
 {
-	ctx->priority = 0;
-	return ctx->stock;
+	c->priority = 0;
+	return c->stock;
 }
 
 SEC(".struct_ops.link")

@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# series-fixup.sh: fold edits made in build/src/linux into the patch series
+# and regenerate kernel-patches/. For developers of the series.
+#
+# Usage: series-fixup.sh 'SUBJECT PREFIX=FILE...' ...
+#   e.g. series-fixup.sh "mm: vmscan:=mm/vmscan.c" "mm: add=include/linux/mglru_ext.h"
+# Each FILE's edits become a fixup of the commit whose subject starts with
+# PREFIX. The rebase rewrites files in the tree; their timestamps are put
+# back afterwards, so kbuild only rebuilds what really changed.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+src=$repo/build/src/linux
+cd "$src"
+export GIT_AUTHOR_NAME="mglru_ext developers" GIT_AUTHOR_EMAIL=mglru-ext@example.org
+export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
+
+declare -A mtime=()
+for f in $(git diff --name-only pristine) $(git diff --name-only); do
+	mtime[$f]=$(stat -c %Y "$f")
+done
+for spec in "$@"; do
+	prefix=${spec%%=*}
+	files=${spec#*=}
+	target=$(git log --format=%H --fixed-strings --grep="$prefix" pristine..HEAD | tail -1)
+	[ -n "$target" ] || { echo "series-fixup: no commit '$prefix'" >&2; exit 1; }
+	git add -f $files
+	git commit -q --fixup="$target"
+done
+GIT_SEQUENCE_EDITOR=: git rebase -q -i --autosquash pristine
+for f in "${!mtime[@]}"; do
+	[ -e "$f" ] && touch -d "@${mtime[$f]}" "$f"
+done
+rm -f "$repo"/kernel-patches/*.patch
+git format-patch -q --no-signature -o "$repo/kernel-patches" pristine..HEAD
+(echo "# mglru_ext patch series, applied in order on linux-source-6.12."
+ cd "$repo/kernel-patches" && ls *.patch) >"$repo/kernel-patches/series"
+git rev-parse HEAD

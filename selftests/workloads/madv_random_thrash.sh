@@ -1,0 +1,143 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# madv_random_thrash (seed 001, baseline-stock-6.12.md): fio readers of a
+# "vec" file through an MADV_RANDOM mapping in a memcg, and partway through
+# a cold file read twice through a normal mapping. On stock 6.12 MGLRU the
+# readers never recover: their refaults land in the oldest generation, which
+# is evicted and refilled at once, while the cold file stays cached.
+#
+# Runs in the guest. Each --arm NAME=POLICY gets its own sibling memcg, its
+# own files and its own fio, all at once; POLICY is a shipped policy, a
+# .bpf.o, "stock" (no policy) or "classic" (lru_gen disabled: only valid
+# alone, it is global).
+#
+# Usage: madv_random_thrash.sh --out DIR [--arm NAME=POLICY]... [--duration S]
+#        [--cold-at S] [--memcg-mb MB] [--vec-mb MB] [--cold-mb MB] [--jobs N]
+#        [--set KNOB=VALUE]...
+# Writes DIR/NAME.csv: t,iops,majflt_s,refault_s,activate_s,vec_mb,cold_mb
+set -u
+repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
+ctl=$repo/build/bin/mglructl
+scratch=${MGLRU_SCRATCH:-/run/scratch}
+
+out=
+arms=()
+sets=()
+duration=120
+cold_at=40
+memcg_mb=256
+vec_mb=200
+cold_mb=120
+jobs=2
+while [ $# -gt 0 ]; do
+	case $1 in
+	--out) out=$2 ;;
+	--arm) arms+=("$2") ;;
+	--set) sets+=(--set "$2") ;;
+	--duration) duration=$2 ;;
+	--cold-at) cold_at=$2 ;;
+	--memcg-mb) memcg_mb=$2 ;;
+	--vec-mb) vec_mb=$2 ;;
+	--cold-mb) cold_mb=$2 ;;
+	--jobs) jobs=$2 ;;
+	*) echo "madv_random_thrash: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift 2
+done
+[ -n "$out" ] || { echo "madv_random_thrash: --out DIR is required" >&2; exit 2; }
+[ ${#arms[@]} -gt 0 ] || arms=(stock=stock)
+mkdir -p "$out"
+
+memstat() { awk -v k="$2" '$1 == k { print $2 }' "$1/memory.stat"; }
+cached_mb() { fincore -nb -o RES "$1" | awk '{ print int($1 / 1048576) }'; }
+
+echo y >/sys/kernel/mm/lru_gen/enabled
+pids=()
+for arm in "${arms[@]}"; do
+	name=${arm%%=*}
+	policy=${arm#*=}
+	vec=$scratch/vec-$name.bin
+	cold=$scratch/cold-$name.bin
+	[ -f "$vec" ] || dd if=/dev/urandom of="$vec" bs=1M count="$vec_mb" status=none
+	[ -f "$cold" ] || dd if=/dev/urandom of="$cold" bs=1M count="$cold_mb" status=none
+	cg=/sys/fs/cgroup/thrash-$name
+	mkdir -p "$cg"
+	echo $((memcg_mb << 20)) >"$cg/memory.max"
+	echo 0 >"$cg/memory.swap.max"
+	case $policy in
+	stock) ;;
+	classic) echo n >/sys/kernel/mm/lru_gen/enabled ;;
+	*) "$ctl" load "$policy" --cgroup "$cg" "${sets[@]}" >/dev/null || exit 1 ;;
+	esac
+done
+sync
+echo 3 >/proc/sys/vm/drop_caches
+
+for arm in "${arms[@]}"; do
+	name=${arm%%=*}
+	cg=/sys/fs/cgroup/thrash-$name
+	rm -f "$out/$name"_iops.*.log
+	# fio: MADV_RANDOM (fadvise_hint=1) mmap readers, zipf like a vector index
+	sh -c 'echo $$ >"$0/cgroup.procs"; exec "$@"' "$cg" \
+		fio --name=vec --filename="$scratch/vec-$name.bin" --ioengine=mmap --rw=randread \
+		--bs=4k --fadvise_hint=1 --random_distribution=zipf:0.8 --numjobs="$jobs" \
+		--time_based --runtime="$duration" --write_iops_log="$out/$name" \
+		--log_avg_msec=5000 --output=/dev/null &
+	pids+=($!)
+	(
+		sleep "$cold_at"
+		sh -c 'echo $$ >"$0/cgroup.procs"; exec "$@"' "$cg" \
+			fio --name=cold --filename="$scratch/cold-$name.bin" --ioengine=mmap \
+			--rw=read --bs=4k --fadvise_hint=0 --loops=2 --output=/dev/null
+	) &
+	pids+=($!)
+done
+
+# Sample the memcgs every 5 s while fio runs.
+declare -A prev
+for arm in "${arms[@]}"; do
+	name=${arm%%=*}
+	echo "t,majflt_s,refault_s,activate_s,vec_mb,cold_mb" >"$out/$name.mem.csv"
+done
+for ((t = 5; t <= duration; t += 5)); do
+	sleep 5
+	for arm in "${arms[@]}"; do
+		name=${arm%%=*}
+		cg=/sys/fs/cgroup/thrash-$name
+		m=$(memstat "$cg" pgmajfault)
+		r=$(memstat "$cg" workingset_refault_file)
+		a=$(memstat "$cg" workingset_activate_file)
+		echo "$t,$(((m - ${prev[$name.m]:-0}) / 5)),$(((r - ${prev[$name.r]:-0}) / 5)),$(((a - ${prev[$name.a]:-0}) / 5)),$(cached_mb "$scratch/vec-$name.bin"),$(cached_mb "$scratch/cold-$name.bin")" >>"$out/$name.mem.csv"
+		prev[$name.m]=$m
+		prev[$name.r]=$r
+		prev[$name.a]=$a
+	done
+	echo "madv_random_thrash: t=${t}s of ${duration}s" >&2
+done
+wait "${pids[@]}"
+
+# Join fio's per-5 s IOPS (summed over jobs) with the memcg samples.
+for arm in "${arms[@]}"; do
+	name=${arm%%=*}
+	python3 - "$out" "$name" <<'PY'
+import csv, glob, sys
+out, name = sys.argv[1], sys.argv[2]
+iops = {}
+for path in glob.glob(f"{out}/{name}_iops.*.log"):
+    for row in csv.reader(open(path)):
+        t = (int(row[0]) + 2500) // 5000 * 5
+        iops[t] = iops.get(t, 0) + int(row[1])
+rows = list(csv.DictReader(open(f"{out}/{name}.mem.csv")))
+with open(f"{out}/{name}.csv", "w") as f:
+    f.write("t,iops,majflt_s,refault_s,activate_s,vec_mb,cold_mb\n")
+    for r in rows:
+        t = int(r["t"])
+        f.write(f"{t},{iops.get(t, 0)},{r['majflt_s']},{r['refault_s']},{r['activate_s']},{r['vec_mb']},{r['cold_mb']}\n")
+PY
+	cg=/sys/fs/cgroup/thrash-$name
+	echo "$name,$(memevent_oom=$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.events"); echo "$memevent_oom")" >>"$out/oom_kills.csv"
+	"$ctl" unload --cgroup "$cg" >/dev/null 2>&1
+	rmdir "$cg" 2>/dev/null
+done
+echo y >/sys/kernel/mm/lru_gen/enabled
