@@ -123,6 +123,15 @@ loader: $(MGLRUCTL)
 
 WORKLOAD_BINS := $(BUILD)/bin/anon_touch
 
+# A module that WARNs on load, for the VM runner's own tests, built out of
+# tree against the patched kernel.
+WARN_KO := $(BUILD)/kmod/warn_on_load.ko
+
+$(WARN_KO): selftests/kmod/warn_on_load.c selftests/kmod/Kbuild $(KSTAMP_PATCHED)
+	@mkdir -p $(dir $@)
+	cp selftests/kmod/warn_on_load.c selftests/kmod/Kbuild $(dir $@)
+	$(MAKE) -s -C $(KSRC) O=$(BUILD)/kernel/patched M=$(dir $@) modules
+
 workloads: $(WORKLOAD_BINS)
 
 $(BUILD)/bin/%: selftests/workloads/%.c
@@ -135,7 +144,7 @@ $(MGLRUCTL): $(LOADER_SRCS) $(LOADER_HDRS) $(LIBBPF_A)
 		$(LIBBPF_A) -lelf -lz
 
 # Tests.
-check: $(KSTAMP) policies loader workloads $(BPFTOOL) $(TEST_PARSE)
+check: $(KSTAMP) policies loader workloads $(BPFTOOL) $(TEST_PARSE) $(WARN_KO)
 	@selftests/check.sh --kernel $(BZIMAGE)
 
 $(TEST_PARSE): selftests/host/test_parse.c loader/parse.c loader/cgroup.c \
@@ -147,7 +156,7 @@ $(TEST_PARSE): selftests/host/test_parse.c loader/parse.c loader/cgroup.c \
 check-host: $(TEST_PARSE) loader policies
 	@selftests/host/run.sh
 
-check-vm: $(KSTAMP) policies loader workloads $(BPFTOOL)
+check-vm: $(KSTAMP) policies loader workloads $(BPFTOOL) $(WARN_KO)
 	@selftests/run-vm-tests.sh --kernel $(BZIMAGE)
 
 vm-shell: $(KSTAMP) policies loader workloads $(BPFTOOL)

@@ -90,8 +90,9 @@ swapimg=$results/swap.img
 truncate -s 4G "$scratch"
 mkfs.ext4 -q -F -E lazy_itable_init=1,lazy_journal_init=1 "$scratch" >/dev/null ||
 	die "mkfs.ext4 of the scratch disk failed"
-truncate -s 1G "$swapimg"
-mkswap "$swapimg" >/dev/null || die "mkswap of the swap disk failed"
+fallocate -l 1G "$swapimg" && chmod 600 "$swapimg" ||
+	die "cannot allocate the swap disk"
+mkswap "$swapimg" >/dev/null 2>&1 || die "mkswap of the swap disk failed"
 
 accel=${VM_ACCEL:-tcg}
 if [ "$accel" = auto ]; then

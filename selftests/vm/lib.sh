@@ -51,8 +51,11 @@ big_file() {
 	echo "$f"
 }
 
-# file_pressure CG FILE ROUNDS: read FILE ROUNDS times inside CG
+# file_pressure CG FILE ROUNDS: read FILE ROUNDS times inside CG. Its page
+# cache is dropped first: pages cached by another cgroup would be read
+# without being charged here.
 file_pressure() {
+	dd if="$2" iflag=nocache count=0 status=none
 	in_cgroup "$1" sh -c 'for i in $(seq "$1"); do cat "$0" >/dev/null; done' "$2" "$3"
 }
 
