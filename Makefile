@@ -35,8 +35,9 @@ DEB_PACKAGES := linux-source-6.12 xz-utils qemu-system-x86 clang llvm \
 	libclang-rt-14-dev
 DEPS_STAMP := $(BUILD)/.deps-$(shell echo $(DEB_PACKAGES) | sha256sum | cut -c1-12)
 
-KERNEL_INPUTS := $(wildcard kernel-patches/*) $(wildcard kernel-config/*) \
-	scripts/build-kernel.sh
+KERNEL_INPUTS := $(wildcard kernel-patches/*) kernel-config/mglru_ext.config \
+	kernel-config/mglru_ext-patched.config scripts/build-kernel.sh
+DEBUG_INPUTS := $(KERNEL_INPUTS) kernel-config/debug.config
 
 POLICY_SRCS := $(wildcard bpf-policies/*.bpf.c)
 TEST_POLICY_SRCS := $(wildcard selftests/policies/*.bpf.c)
@@ -68,22 +69,17 @@ $(DEPS_STAMP):
 # edit made while a build runs is not mistaken for built.
 kernel_hash = $(shell cat $(1) | sha256sum | cut -c1-16)
 KSTAMP_PATCHED := $(BUILD)/kernel/.patched-$(call kernel_hash,$(KERNEL_INPUTS))
-KSTAMP_DEBUG := $(BUILD)/kernel/.debug-$(call kernel_hash,$(KERNEL_INPUTS))
+KSTAMP_DEBUG := $(BUILD)/kernel/.debug-$(call kernel_hash,$(DEBUG_INPUTS))
 KSTAMP_STOCK := $(BUILD)/kernel/.stock-$(call kernel_hash,kernel-config/mglru_ext.config scripts/build-kernel.sh)
-KSTAMP := $(BUILD)/kernel/.$(KERNEL)-$(call kernel_hash,$(if $(filter stock,$(KERNEL)),kernel-config/mglru_ext.config scripts/build-kernel.sh,$(KERNEL_INPUTS)))
+KSTAMP := $(KSTAMP_$(shell echo $(KERNEL) | tr a-z A-Z))
 
 kernel: $(KSTAMP_PATCHED)
 kernel-stock: $(KSTAMP_STOCK)
 kernel-debug: $(KSTAMP_DEBUG)
 
-$(BUILD)/kernel/.%-$(call kernel_hash,$(KERNEL_INPUTS)): | $(DEPS_STAMP)
-	JOBS=$(JOBS) scripts/build-kernel.sh $*
-	@rm -f $(BUILD)/kernel/.$*-*
-	@touch $@
-
-$(KSTAMP_STOCK): | $(DEPS_STAMP)
-	JOBS=$(JOBS) scripts/build-kernel.sh stock
-	@rm -f $(BUILD)/kernel/.stock-*
+$(KSTAMP_PATCHED) $(KSTAMP_DEBUG) $(KSTAMP_STOCK): | $(DEPS_STAMP)
+	JOBS=$(JOBS) scripts/build-kernel.sh $(word 1,$(subst -, ,$(patsubst .%,%,$(notdir $@))))
+	@rm -f $(BUILD)/kernel/.$(word 1,$(subst -, ,$(patsubst .%,%,$(notdir $@))))-*
 	@touch $@
 
 # libbpf and bpftool from the same tree as the kernel; Debian's are too old.
@@ -161,6 +157,9 @@ check-vm: $(KSTAMP) policies loader workloads $(BPFTOOL) $(WARN_KO)
 
 vm-shell: $(KSTAMP) policies loader workloads $(BPFTOOL)
 	@selftests/vm-run.sh --kernel $(BZIMAGE) --shell
+
+demo: $(KSTAMP_PATCHED) policies loader
+	@bench/demo.sh
 
 checkpatch: | $(DEPS_STAMP)
 	@scripts/checkpatch-series.sh

@@ -249,9 +249,13 @@ int policy_open(struct policy *p, const char *path)
 				continue;
 			p->ops = map;
 			nr_ops++;
-		} else if (bpf_map__is_internal(map) &&
-			   strstr(bpf_map__name(map), ".rodata")) {
-			p->rodata = map;
+		} else if (bpf_map__is_internal(map)) {
+			/* ".rodata" itself, not ".rodata.str1.1" and the like */
+			const char *name = bpf_map__name(map);
+			size_t n = strlen(name);
+
+			if (n >= 7 && !strcmp(name + n - 7, ".rodata"))
+				p->rodata = map;
 		}
 	}
 	if (nr_ops != 1) {

@@ -73,7 +73,7 @@ policy_field() {
 
 # policy_id NAME: the id of the newest policy called NAME
 policy_id() {
-	awk -v n="name=$1" '$2 == n { sub("id=", "", $1); id = $1 } END { print id }' "$policies"
+	awk -v n="name=$1" '$2 == n { sub("id=", "", $1); if ($1 + 0 > id + 0) id = $1 } END { print id }' "$policies"
 }
 
 # calls ID: total hook calls of policy ID
