@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# isolation_pileup (seed 003, baseline-stock-6.12.md): many threads
+# write-touching a shared anon buffer three times the memcg limit, with swap
+# on a slow device (dm-delay over the swap disk), so that reclaimers pile up
+# isolated folios. Stock 6.12 MGLRU OOM-kills at 96+ threads.
+#
+# Runs in the guest, one arm after the other (they share the swap device).
+# POLICY: a shipped policy, a .bpf.o, or "stock".
+#
+# Usage: isolation_pileup.sh --out DIR [--arm NAME=POLICY]... [--threads N]
+#        [--seconds S] [--memcg-mb MB] [--anon-mb MB] [--delay-ms MS]
+# Writes DIR/pileup.csv: arm,threads,touches,oom_kill,oom,throttles,pgscan,pgsteal
+set -u
+repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
+ctl=$repo/build/bin/mglructl
+anon_touch=$repo/build/bin/anon_touch
+swapdev=${MGLRU_SWAPDEV:-/dev/vdb}
+
+out=
+arms=()
+threads=192
+seconds=30
+memcg_mb=16
+anon_mb=48
+delay_ms=50
+while [ $# -gt 0 ]; do
+	case $1 in
+	--out) out=$2 ;;
+	--arm) arms+=("$2") ;;
+	--threads) threads=$2 ;;
+	--seconds) seconds=$2 ;;
+	--memcg-mb) memcg_mb=$2 ;;
+	--anon-mb) anon_mb=$2 ;;
+	--delay-ms) delay_ms=$2 ;;
+	*) echo "isolation_pileup: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift 2
+done
+[ -n "$out" ] || { echo "isolation_pileup: --out DIR is required" >&2; exit 2; }
+[ ${#arms[@]} -gt 0 ] || arms=(stock=stock)
+mkdir -p "$out"
+
+# Swap on dm-delay: slow swap-out stretches the isolation window.
+swapoff -a 2>/dev/null
+export DM_DISABLE_UDEV=1
+sectors=$(blockdev --getsz "$swapdev")
+dmsetup remove slowswap 2>/dev/null
+echo "0 $sectors delay $swapdev 0 $delay_ms" | dmsetup create slowswap || exit 1
+mkswap /dev/mapper/slowswap >/dev/null && swapon /dev/mapper/slowswap || exit 1
+
+echo "arm,threads,touches,oom_kill,oom,throttles,pgscan,pgsteal" >"$out/pileup.csv"
+for arm in "${arms[@]}"; do
+	name=${arm%%=*}
+	policy=${arm#*=}
+	cg=/sys/fs/cgroup/pileup-$name
+	mkdir -p "$cg"
+	echo $((memcg_mb << 20)) >"$cg/memory.max"
+	echo max >"$cg/memory.swap.max"
+	id=
+	if [ "$policy" != stock ]; then
+		"$ctl" load "$policy" --cgroup "$cg" >/dev/null || exit 1
+		id=$(awk '$1 ~ /^id=/ && / state=attached/ { sub("id=", "", $1); id = $1 } END { print id }' \
+			/sys/kernel/debug/mglru_ext/policies)
+	fi
+	result=$(sh -c 'echo $$ >"$0/cgroup.procs"; exec "$@"' "$cg" \
+		"$anon_touch" "$anon_mb" "$threads" "$seconds" 2>/dev/null)
+	touches=$(awk '$1 == "touches" { print $2 }' <<<"$result")
+	throttles=0
+	if [ -n "$id" ]; then
+		throttles=$(awk -v id="id=$id" '$1 == id { for (i = 2; i <= NF; i++) if ($i ~ /^throttles=/) { sub("throttles=", "", $i); print $i } }' \
+			/sys/kernel/debug/mglru_ext/policies)
+		"$ctl" unload --cgroup "$cg" >/dev/null
+	fi
+	ev() { awk -v k="$2" '$1 == k { print $2 }' "$cg/$1"; }
+	echo "$name,$threads,${touches:-0},$(ev memory.events oom_kill),$(ev memory.events oom),${throttles:-0},$(ev memory.stat pgscan),$(ev memory.stat pgsteal)" >>"$out/pileup.csv"
+	echo "isolation_pileup: $name done" >&2
+	echo 1 >"$cg/cgroup.kill" 2>/dev/null
+	sleep 1
+	rmdir "$cg" 2>/dev/null
+done
+swapoff /dev/mapper/slowswap
+dmsetup remove slowswap
+cat "$out/pileup.csv"
