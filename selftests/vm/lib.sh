@@ -65,10 +65,10 @@ swap_on() {
 }
 
 # policy_field ID FIELD: one field of policy ID in the kernel's table
+# (quoted values may hold spaces)
 policy_field() {
-	awk -v id="id=$1" -v f="$2" '$1 == id {
-		for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) { v = substr($i, length(f) + 2) } }
-	} END { print v }' "$policies" | tr -d '"'
+	grep "^id=$1 " "$policies" | tail -1 |
+		grep -oE "(^| )$2=(\"[^\"]*\"|[^ ]*)" | sed -E "s/^ ?$2=//; s/^\"(.*)\"$/\1/"
 }
 
 # policy_id NAME: the id of the newest policy called NAME

@@ -11,7 +11,7 @@
 tap_begin
 unload_all
 swap_on
-file=$(big_file pressure.bin 160)
+file=$(big_file pressure.bin 128)
 
 # pressure CG SECONDS: page cache and anon pressure in CG, in the foreground
 pressure() {
@@ -33,7 +33,7 @@ echo >$tracing/trace
 echo 1 >$tracing/events/mglru_ext/mglru_ext_decision/enable
 echo 1 >$tracing/tracing_on
 id=$(load "$bpf/test/scripted.bpf.o" --cgroup hooks)
-pressure hooks 6
+pressure hooks 4
 echo 0 >$tracing/tracing_on
 echo 0 >$tracing/events/mglru_ext/mglru_ext_decision/enable
 for h in budget type isolate aging; do
@@ -145,8 +145,13 @@ for bad in "budget=0" "isolate=48"; do
 	remove_cgroup invalid
 	make_cgroup stall 64M 64M >/dev/null
 	id=$(load "$bpf/test/scripted.bpf.o" --cgroup stall --set $bad)
-	pressure stall 6
-	wait_state "$id" ejected 20
+	# each charge that reclaims makes 13 passes; keep charging until
+	# the policy has stalled 32 of them in a row
+	for round in 1 2 3 4 5 6; do
+		pressure stall 2
+		[ "$(policy_field "$id" state)" = attached ] || break
+	done
+	wait_state "$id" ejected 5
 	tap_ok $? "$bad: stalling policy ejected ($(policy_field "$id" exit_reason))"
 	[ "$(policy_field "$id" exit_kind)" = stall ] && [ "$(memevent stall oom_kill)" = 0 ]
 	tap_ok $? "$bad: exit kind stall, workload not OOM-killed"

@@ -9,7 +9,7 @@
 
 tap_begin
 unload_all
-file=$(big_file pressure.bin 160)
+file=$(big_file pressure.bin 128)
 
 out=$("$ctl" status)
 grep -q "kernel support: yes" <<<"$out" && grep -q "no policy attached" <<<"$out"
