@@ -161,6 +161,10 @@ vm-shell: $(KSTAMP) policies loader workloads $(BPFTOOL)
 demo: $(KSTAMP_PATCHED) policies loader
 	@bench/demo.sh
 
+# Not part of check: long, and it prints figures rather than verdicts.
+bench: $(KSTAMP_PATCHED) $(KSTAMP_STOCK) policies loader workloads
+	@bench/bench.sh $(BENCH)
+
 checkpatch: | $(DEPS_STAMP)
 	@scripts/checkpatch-series.sh
 

@@ -627,6 +627,26 @@ static void print_policy_table(const struct kpolicy *table, int n)
 		printf("no policy attached: stock MGLRU decides everywhere\n");
 }
 
+/* Attached (or ejected, awaiting unload) policies, then the last detached. */
+static void print_status_tables(struct kpolicy *table, int n)
+{
+	static struct kpolicy current[MAX_POLICIES], detached[MAX_POLICIES];
+	int i, nc = 0, nd = 0, first;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(table[i].state, "detached"))
+			current[nc++] = table[i];
+		else
+			detached[nd++] = table[i];
+	}
+	print_policy_table(current, nc);
+	if (!nd)
+		return;
+	first = nd > 5 ? nd - 5 : 0;
+	printf("\nRecently detached (%d of %d, newest last):\n", nd - first, nd);
+	print_policy_table(detached + first, nd - first);
+}
+
 static int cmd_status(int argc, char **argv)
 {
 	static struct kpolicy table[MAX_POLICIES];
@@ -660,7 +680,7 @@ static int cmd_status(int argc, char **argv)
 	} else {
 		printf("kernel support: %s\n", support ? "yes" : "no (boot the patched kernel)");
 		if (support)
-			print_policy_table(table, n);
+			print_status_tables(table, n);
 	}
 	return support ? EXIT_OK : EXIT_NO_KERNEL_SUPPORT;
 }

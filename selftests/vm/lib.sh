@@ -47,7 +47,7 @@ in_cgroup() {
 # big_file NAME MB: a file on the scratch file system, created once
 big_file() {
 	local f=$scratch/$1
-	[ -f "$f" ] || dd if=/dev/urandom of="$f" bs=1M count="$2" status=none
+	[ -f "$f" ] || dd if=/dev/zero of="$f" bs=1M count="$2" status=none
 	echo "$f"
 }
 

@@ -84,7 +84,8 @@ done
 tap_ok $? "SIGKILLed mglructl leaves nothing attached"
 
 # run: a temporary cgroup, the policy attached there, the command's status.
-out=$("$ctl" run --policy budget --memory-max 64M -- sh -c "cat $file >/dev/null; exit 7")
+out=$("$ctl" run --policy budget --memory-max 64M -- \
+	sh -c "dd if=$file iflag=nocache count=0 status=none; cat $file >/dev/null; exit 7")
 rc=$?
 [ $rc = 7 ] && grep -q "exited with status 7 under policy budget" <<<"$out" &&
 	grep -qE "memory.stat: pgscan=[1-9]" <<<"$out" && grep -q "oom_kill=0" <<<"$out"

@@ -59,8 +59,8 @@ for arm in "${arms[@]}"; do
 	policy=${arm#*=}
 	vec=$scratch/vec-$name.bin
 	cold=$scratch/cold-$name.bin
-	[ -f "$vec" ] || dd if=/dev/urandom of="$vec" bs=1M count="$vec_mb" status=none
-	[ -f "$cold" ] || dd if=/dev/urandom of="$cold" bs=1M count="$cold_mb" status=none
+	[ -f "$vec" ] || dd if=/dev/zero of="$vec" bs=1M count="$vec_mb" status=none
+	[ -f "$cold" ] || dd if=/dev/zero of="$cold" bs=1M count="$cold_mb" status=none
 	cg=/sys/fs/cgroup/thrash-$name
 	mkdir -p "$cg"
 	echo $((memcg_mb << 20)) >"$cg/memory.max"

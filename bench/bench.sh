@@ -1,0 +1,171 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: every policy against stock MGLRU on the workload of its seed,
+# measured side by side in one run, plus the framework's own overhead and
+# the iteration speed it buys. Prints ratios; passes or fails on nothing.
+# Output: build/bench/<workload>/ (CSV, console log), build/bench/summary.md,
+# PNG plots.
+#
+# Usage: bench.sh [WORKLOAD...]   (default: all of thrash pileup swappiness
+#        overhead iteration)
+set -u
+repo=$(cd "$(dirname "$0")/.." && pwd)
+out=$repo/build/bench
+patched=$repo/build/kernel/patched/arch/x86/boot/bzImage
+stock=$repo/build/kernel/stock/arch/x86/boot/bzImage
+mkdir -p "$out"
+summary=$out/summary.md
+workloads=("$@")
+[ ${#workloads[@]} -gt 0 ] || workloads=(thrash pileup swappiness overhead iteration)
+
+vm() { # KERNEL RESULTS_DIR CMD...
+	local kernel=$1 dir=$2
+	shift 2
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	"$repo/selftests/vm-run.sh" --quiet --kernel "$kernel" --results "$dir" \
+		--mem 1536M --timeout 3600 -- "$@"
+}
+
+bench_thrash() {
+	local d=$out/thrash
+	echo "bench: madv_random_thrash, stock and thrash_aging side by side, then classic LRU"
+	vm "$patched" "$d" bash -c '
+		selftests/workloads/madv_random_thrash.sh --out /run/results \
+			--arm stock=stock --arm thrash_aging=thrash_aging &&
+		selftests/workloads/madv_random_thrash.sh --out /run/results \
+			--arm classic=classic'
+	{
+		echo "## madv_random_thrash (seed 001): reads/s of MADV_RANDOM readers, cold file at t=40 s"
+		echo
+		python3 "$repo/bench/summarize_thrash.py" "$d" 40 stock thrash_aging classic
+		echo
+	} | tee -a "$summary"
+}
+
+bench_pileup() {
+	local d=$out/pileup
+	echo "bench: isolation_pileup, 192 threads, stock then isolation_throttle"
+	vm "$patched" "$d" selftests/workloads/isolation_pileup.sh --out /run/results \
+		--arm stock=stock --arm isolation_throttle=isolation_throttle --threads 192 --seconds 30
+	{
+		echo "## isolation_pileup (seed 003): 192 threads, 48 MiB in a 16 MiB memcg, swap on dm-delay"
+		echo
+		python3 - "$d/pileup.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print("| arm | touches | OOM kills | memcg oom events | throttles | pgscan | pgsteal |")
+print("|---|---|---|---|---|---|---|")
+for r in rows:
+    print(f"| {r['arm']} | {r['touches']} | {r['oom_kill']} | {r['oom']} | {r['throttles']} | {r['pgscan']} | {r['pgsteal']} |")
+by = {r["arm"]: r for r in rows}
+if "stock" in by and "isolation_throttle" in by and int(by["stock"]["touches"]):
+    print(f"\nwork done, isolation_throttle / stock: {int(by['isolation_throttle']['touches']) / int(by['stock']['touches']):.2f}")
+PY
+		echo
+	} | tee -a "$summary"
+}
+
+bench_swappiness() {
+	local d=$out/swappiness
+	echo "bench: swappiness_sweep, stock then the swappiness policy"
+	vm "$patched" "$d" selftests/workloads/swappiness_sweep.sh --out /run/results \
+		--arm stock=stock --arm swappiness=swappiness --seconds 20
+	{
+		echo "## swappiness_sweep (seed 004): anon share of reclaimed pages"
+		echo
+		python3 - "$d/swappiness.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+values = sorted({int(r["swappiness"]) for r in rows})
+print("| arm | " + " | ".join(f"swappiness {v}" for v in values) + " |")
+print("|---|" + "---|" * len(values))
+for arm in dict.fromkeys(r["arm"] for r in rows):
+    share = {int(r["swappiness"]): r["anon_share"] for r in rows if r["arm"] == arm}
+    print(f"| {arm} | " + " | ".join(share.get(v, "-") for v in values) + " |")
+print("| classic LRU (baseline-stock-6.12.md) | 0.15 | 0.25 | 0.33 | 0.45 | 0.77 |")
+PY
+		echo
+	} | tee -a "$summary"
+}
+
+bench_overhead() {
+	local d=$out/overhead
+	echo "bench: reclaim_overhead on the unpatched kernel, then patched with no policy and passthrough"
+	vm "$stock" "$d/unpatched" selftests/workloads/reclaim_overhead.sh --out /run/results \
+		--arm unpatched=none --reps 5
+	vm "$patched" "$d/patched" selftests/workloads/reclaim_overhead.sh --out /run/results \
+		--arm no_policy=none --arm passthrough=passthrough --reps 5
+	{
+		echo "## reclaim_overhead: pages reclaimed per system CPU-second (median of 5, TCG)"
+		echo
+		python3 - "$d/unpatched/overhead.csv" "$d/patched/overhead.csv" <<'PY'
+import csv, statistics, sys
+rows = [r for f in sys.argv[1:] for r in csv.DictReader(open(f))]
+med, spread, ns = {}, {}, {}
+for arm in dict.fromkeys(r["arm"] for r in rows):
+    v = [float(r["pages_per_sys_s"]) for r in rows if r["arm"] == arm]
+    med[arm] = statistics.median(v)
+    spread[arm] = (max(v) - min(v)) / med[arm] * 100 if med[arm] else 0
+    calls = sum(int(r["hook_calls"]) for r in rows if r["arm"] == arm)
+    ns[arm] = sum(int(r["hook_ns"]) for r in rows if r["arm"] == arm) / calls if calls else None
+print("| kernel / policy | pages per sys second (median) | spread (max-min) | ns per hook call |")
+print("|---|---|---|---|")
+for arm in med:
+    print(f"| {arm} | {med[arm]:.0f} | {spread[arm]:.1f}% | {'-' if ns[arm] is None else f'{ns[arm]:.0f}'} |")
+def ratio(a, b, target):
+    if a in med and b in med and med[b]:
+        r = med[a] / med[b]
+        print(f"\n{a} / {b}: {r:.4f} (cost {100 * (1 - r):+.2f}%; target within {target}%)")
+ratio("no_policy", "unpatched", 0.5)
+ratio("passthrough", "no_policy", 1)
+PY
+		echo
+	} | tee -a "$summary"
+}
+
+bench_iteration() {
+	local d=$out/iteration t0 t1 t2 t3 policy_build kernel_build load boot
+	mkdir -p "$d"
+	echo "bench: iteration speed, a policy edit against a one-line vmscan.c change"
+	# a policy edit: recompile it and load it in a running guest
+	t0=$(date +%s.%N)
+	touch "$repo/bpf-policies/thrash_aging.bpf.c"
+	make -s -C "$repo" policies >/dev/null
+	t1=$(date +%s.%N)
+	vm "$patched" "$d/guest" bash -c '
+		s=$(date +%s.%N); build/bin/mglructl load thrash_aging >/dev/null
+		e=$(date +%s.%N); build/bin/mglructl unload thrash_aging >/dev/null
+		echo "$s $e" >/run/results/load_time'
+	read -r s e <"$d/guest/load_time"
+	load=$(awk -v s="$s" -v e="$e" 'BEGIN { print e - s }')
+	policy_build=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+	# a kernel edit: rebuild after touching vmscan.c, then boot it
+	t2=$(date +%s.%N)
+	touch "$repo/build/src/linux/mm/vmscan.c"
+	make -s -C "$repo/build/src/linux" O="$repo/build/kernel/patched" -j"$(nproc)" bzImage >/dev/null
+	t3=$(date +%s.%N)
+	kernel_build=$(awk -v a="$t2" -v b="$t3" 'BEGIN { print b - a }')
+	s=$(date +%s.%N)
+	vm "$patched" "$d/boot" true
+	boot=$(awk -v a="$s" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+	{
+		echo "## iteration speed: from an edit to the change running"
+		echo
+		echo "| path | build | load or boot | total |"
+		echo "|---|---|---|---|"
+		awk -v b="$policy_build" -v l="$load" 'BEGIN { printf "| edit a policy, make policies, mglructl load | %.1f s | %.2f s | %.1f s |\n", b, l, b + l }'
+		awk -v b="$kernel_build" -v l="$boot" 'BEGIN { printf "| edit vmscan.c, rebuild bzImage, boot (TCG) | %.1f s | %.1f s | %.1f s |\n", b, l, b + l }'
+		awk -v pb="$policy_build" -v l="$load" -v kb="$kernel_build" -v bt="$boot" \
+			'BEGIN { printf "\nkernel path / policy path: %.0fx\n", (kb + bt) / (pb + l) }'
+		echo
+	} | tee -a "$summary"
+}
+
+echo "# mglru_ext benchmarks ($(date -u +%Y-%m-%d), $(nproc) cores, QEMU TCG)" >"$summary"
+echo >>"$summary"
+for w in "${workloads[@]}"; do
+	"bench_$w"
+done
+echo "bench: summary in $summary"
