@@ -55,7 +55,7 @@ BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-I$(BUILD)/include -I$(LIBBPF_INC) -I$(REPO)/include -I$(REPO)/bpf-policies
 
 .PHONY: all deps kernel kernel-stock kernel-debug tools policies loader workloads \
-	check check-host check-vm demo bench vm-shell fuzz checkpatch clean
+	check check-host check-vm demo bench vm-shell fuzz checkpatch check-series clean
 
 all: policies loader
 
@@ -167,6 +167,25 @@ bench: $(KSTAMP_PATCHED) $(KSTAMP_STOCK) policies loader workloads
 
 checkpatch: | $(DEPS_STAMP)
 	@scripts/checkpatch-series.sh
+
+# libFuzzer over the loader's parsers, for FUZZ_SECONDS (default 60).
+FUZZ_SECONDS ?= 60
+FUZZ_BIN := $(BUILD)/bin/fuzz_parse
+
+$(FUZZ_BIN): selftests/fuzz/fuzz_parse.c loader/parse.c loader/kernel.c $(LOADER_HDRS) $(LIBBPF_A)
+	@mkdir -p $(dir $@)
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -I$(REPO)/include -I$(LIBBPF_INC) \
+		-o $@ $(filter %.c,$^) $(LIBBPF_A) -lelf -lz
+
+fuzz: $(FUZZ_BIN)
+	@mkdir -p $(BUILD)/fuzz/corpus
+	cp -n selftests/fuzz/corpus/* $(BUILD)/fuzz/corpus/
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(BUILD)/fuzz/ \
+		$(BUILD)/fuzz/corpus
+
+# Every prefix of the series builds, with CONFIG_MGLRU_EXT on and off.
+check-series: $(KSTAMP_PATCHED)
+	@scripts/build-each-patch.sh
 
 clean:
 	rm -rf $(BUILD)/bin $(BUILD)/bpf $(BUILD)/vm $(BUILD)/tools \
