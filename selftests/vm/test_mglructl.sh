@@ -121,6 +121,26 @@ rmdir $cgroot/nomem/child $cgroot/nomem
 [ "$(cat /sys/kernel/mm/mglru_ext/nr_attached)" = 0 ] && [ -z "$(ls /sys/fs/bpf/mglru_ext 2>/dev/null)" ]
 tap_ok $? "failed loads leave nothing attached or pinned"
 
+# Every shipped policy passes the verifier and decides under pressure
+# without refusals or ejection.
+swap_on
+make_cgroup shipped 64M 64M >/dev/null
+for obj in "$bpf"/*.bpf.o; do
+	name=$(basename "$obj" .bpf.o)
+	"$ctl" load "$name" --cgroup shipped >/dev/null || { tap_ok 1 "shipped policy $name loads"; continue; }
+	id=$(policy_id "$name")
+	in_cgroup shipped "$anon_touch" 32 2 3 >/dev/null &
+	file_pressure shipped "$file" 1
+	wait
+	n=$(calls "$id")
+	[ "$n" -gt 0 ] && [ "$(policy_field "$id" refused)" = 0 ] &&
+		[ "$(policy_field "$id" state)" = attached ] &&
+		[ "$(memevent shipped oom_kill)" = 0 ]
+	tap_ok $? "shipped policy $name decides under pressure ($n calls, $(policy_field "$id" differed) differed from stock)"
+	"$ctl" unload "$name" >/dev/null
+done
+remove_cgroup shipped
+
 remove_cgroup left
 remove_cgroup right
 tap_end
