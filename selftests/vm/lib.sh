@@ -105,6 +105,21 @@ wait_state() {
 	return 1
 }
 
+# as_nobody CMD...: run CMD as an unprivileged user. The checkout may sit in
+# a directory only root can enter (CI clones into mktemp -d), so the tools
+# and objects it needs are copied to /run/tmp/unpriv first, keeping the
+# bin/ and bpf/ layout mglructl looks for its policies in.
+as_nobody() {
+	local u=/run/tmp/unpriv
+	mkdir -p $u/bin $u/bpf
+	cp "$ctl" "$bpftool" $u/bin/
+	cp "$bpf"/*.bpf.o $u/bpf/
+	chmod -R a+rX $u
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+unpriv_bin=/run/tmp/unpriv/bin
+unpriv_bpf=/run/tmp/unpriv/bpf
+
 # unload_all: leave no policy behind for the next test
 unload_all() {
 	"$ctl" unload --all >/dev/null 2>&1

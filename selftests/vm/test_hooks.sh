@@ -200,8 +200,8 @@ remove_cgroup emerg
 
 # 13. Unprivileged users cannot load a policy.
 mkdir -p /sys/fs/bpf/unpriv && chmod 777 /sys/fs/bpf/unpriv
-out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
-	"$bpftool" struct_ops register "$bpf/passthrough.bpf.o" /sys/fs/bpf/unpriv 2>&1)
+out=$(as_nobody "$unpriv_bin/bpftool" struct_ops register "$unpriv_bpf/passthrough.bpf.o" \
+	/sys/fs/bpf/unpriv 2>&1)
 rc=$?
 [ $rc != 0 ] && grep -q "Operation not permitted" <<<"$out"
 tap_ok $? "unprivileged struct_ops registration fails with EPERM" "$out"

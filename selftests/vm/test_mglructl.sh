@@ -102,8 +102,7 @@ expect_status 6 'already pinned for cgroup /left' "second pinned policy on a cgr
 expect_status 6 'already attached to system' "second system-wide policy (kernel EEXIST)" -- \
 	bash -c "'$ctl' load passthrough >/dev/null && '$ctl' load budget --foreground"
 unload_all
-expect_status 4 'needs root' "not root" -- \
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$ctl" load budget
+expect_status 4 'needs root' "not root" -- as_nobody "$unpriv_bin/mglructl" load budget
 expect_status 9 'the verifier rejected policy writes_ctx' "verifier rejection, summary line" -- \
 	"$ctl" load "$bpf/test/writes_ctx.bpf.o"
 out=$("$ctl" -v load "$bpf/test/writes_ctx.bpf.o" 2>&1)
