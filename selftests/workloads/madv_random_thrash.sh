@@ -94,26 +94,36 @@ for arm in "${arms[@]}"; do
 	pids+=($!)
 done
 
-# Sample the memcgs every 5 s while fio runs.
+# Sample the memcgs about every 5 s of real time while fio runs. Under TCG
+# a round of sampling itself takes a while, so each sample is labelled
+# with the real time it was taken at (to the 5 s grid fio's IOPS log uses)
+# and rates divide by the real time since the previous one.
 declare -A prev
 for arm in "${arms[@]}"; do
 	name=${arm%%=*}
 	echo "t,majflt_s,refault_s,activate_s,vec_mb,cold_mb" >"$out/$name.mem.csv"
 done
-for ((t = 5; t <= duration; t += 5)); do
-	sleep 5
+start=$SECONDS
+last=0
+while :; do
+	next=$(((($SECONDS - start) / 5 + 1) * 5))
+	[ $next -le "$duration" ] || break
+	while [ $((SECONDS - start)) -lt $next ]; do sleep 0.2; done
+	now=$((SECONDS - start))
+	dt=$((now - last))
+	last=$now
 	for arm in "${arms[@]}"; do
 		name=${arm%%=*}
 		cg=/sys/fs/cgroup/thrash-$name
 		m=$(memstat "$cg" pgmajfault)
 		r=$(memstat "$cg" workingset_refault_file)
 		a=$(memstat "$cg" workingset_activate_file)
-		echo "$t,$(((m - ${prev[$name.m]:-0}) / 5)),$(((r - ${prev[$name.r]:-0}) / 5)),$(((a - ${prev[$name.a]:-0}) / 5)),$(cached_mb "$scratch/vec-$name.bin"),$(cached_mb "$scratch/cold-$name.bin")" >>"$out/$name.mem.csv"
+		echo "$next,$(((m - ${prev[$name.m]:-0}) / dt)),$(((r - ${prev[$name.r]:-0}) / dt)),$(((a - ${prev[$name.a]:-0}) / dt)),$(cached_mb "$scratch/vec-$name.bin"),$(cached_mb "$scratch/cold-$name.bin")" >>"$out/$name.mem.csv"
 		prev[$name.m]=$m
 		prev[$name.r]=$r
 		prev[$name.a]=$a
 	done
-	echo "madv_random_thrash: t=${t}s of ${duration}s" >&2
+	echo "madv_random_thrash: t=${next}s of ${duration}s" >&2
 done
 wait "${pids[@]}"
 
