@@ -14,7 +14,11 @@ import sys
 
 def load(path):
     with open(path) as f:
-        return [{k: int(v) for k, v in row.items()} for row in csv.DictReader(f)]
+        rows = [{k: int(v) for k, v in row.items()} for row in csv.DictReader(f)]
+    # fio has stopped by the last sample: it logged no reads in that window
+    while rows and rows[-1]["iops"] == 0:
+        rows.pop()
+    return rows
 
 
 def mean(values):
@@ -48,7 +52,7 @@ def plot(out_dir, arms, cold_at):
         for arm in arms)
     with open(script, "w") as f:
         f.write(f"""set datafile separator ','
-set terminal pngcairo size 900,500
+set terminal pngcairo size 900,500 noenhanced
 set output '{out_dir}/thrash.png'
 set title 'MADV_RANDOM readers, cold file read at t={cold_at} s (madv\\_random\\_thrash)'
 set xlabel 'time (s)'
