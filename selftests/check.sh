@@ -3,11 +3,12 @@
 # `make check`: the host tests, then the VM tests; the grand total last.
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
+. "$repo/selftests/lib/tap.sh"
 pass=0
 fail=0
 total() { # OUTPUT
 	local p f
-	read -r p f < <(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' <<<"$1" | tail -1)
+	read -r p f < <(tap_totals "$1")
 	pass=$((pass + ${p:-0}))
 	fail=$((fail + ${f:-1}))
 }

@@ -7,6 +7,7 @@
 # Usage: run-vm-tests.sh [--kernel BZIMAGE] [TEST...]
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
+. "$repo/selftests/lib/tap.sh"
 kernel_args=()
 if [ "${1:-}" = --kernel ]; then
 	kernel_args=(--kernel "$2")
@@ -17,7 +18,7 @@ pass=0
 fail=0
 add() { # OUTPUT
 	local p f
-	read -r p f < <(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' <<<"$1" | tail -1)
+	read -r p f < <(tap_totals "$1")
 	pass=$((pass + ${p:-0}))
 	fail=$((fail + ${f:-1}))
 }

@@ -3,6 +3,7 @@
 # Host-side tests: no VM. Prints each suite's TAP and the sum.
 set -u
 repo=$(cd "$(dirname "$0")/../.." && pwd)
+. "$repo/selftests/lib/tap.sh"
 pass=0
 fail=0
 
@@ -13,7 +14,7 @@ run_suite() { # NAME CMD...
 	out=$("$@" 2>&1)
 	rc=$?
 	echo "$out"
-	read -r p f < <(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' <<<"$out" | tail -1)
+	read -r p f < <(tap_totals "$out")
 	if [ -z "${p:-}" ]; then
 		echo "not ok - $name printed no totals (exit $rc)"
 		p=0

@@ -9,6 +9,8 @@
 #                                matching REGEX on stderr
 #   tap_end                      prints the totals; returns 1 on failures,
 #                                4 (kselftest skip) when everything skipped
+#   tap_totals OUTPUT            "P F" from a suite's last "P passed, F failed"
+#                                line; nothing when it has none
 
 TAP_N=0
 TAP_PASS=0
@@ -57,4 +59,8 @@ tap_end() {
 	[ $TAP_FAIL = 0 ] || return 1
 	[ $TAP_PASS = 0 ] && [ $TAP_SKIP -gt 0 ] && return 4
 	return 0
+}
+
+tap_totals() { # OUTPUT
+	sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' <<<"$1" | tail -1
 }

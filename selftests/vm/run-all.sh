@@ -6,6 +6,7 @@
 # Usage: run-all.sh [TEST...]   (default: every test_*.sh here)
 set -u
 dir=$(cd "$(dirname "$0")" && pwd)
+. "$dir/../lib/tap.sh"
 pass=0
 fail=0
 tests=("$@")
@@ -16,7 +17,7 @@ for t in "${tests[@]}"; do
 	start=$SECONDS
 	out=$("$dir/${t%.sh}.sh" 2>&1 | tee /dev/stderr)
 	rc=${PIPESTATUS[0]}
-	read -r p f < <(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' <<<"$out" | tail -1)
+	read -r p f < <(tap_totals "$out")
 	if [ -z "${p:-}" ]; then
 		echo "not ok - $t printed no totals (exit $rc)"
 		p=0
