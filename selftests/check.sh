@@ -13,11 +13,15 @@ total() { # OUTPUT
 	fail=$((fail + ${f:-1}))
 }
 
+# Stream each part's output and keep a copy to read its totals from. (tee
+# to /dev/stderr would reopen it, truncating a log file CI redirects to.)
+copy=$(mktemp)
+trap 'rm -f "$copy"' EXIT
 start=$SECONDS
-out=$("$repo/selftests/host/run.sh" 2>&1 | tee /dev/stderr)
-total "$out"
-out=$("$repo/selftests/run-vm-tests.sh" "$@" 2>&1 | tee /dev/stderr)
-total "$out"
+"$repo/selftests/host/run.sh" 2>&1 | tee "$copy"
+total "$(cat "$copy")"
+"$repo/selftests/run-vm-tests.sh" "$@" 2>&1 | tee "$copy"
+total "$(cat "$copy")"
 echo "# make check took $((SECONDS - start)) s"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
