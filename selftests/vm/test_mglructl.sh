@@ -24,8 +24,9 @@ out=$("$ctl" load budget --cgroup right 2>&1)
 tap_ok $? "load budget on /right" "$out"
 [ -e /sys/fs/bpf/mglru_ext/cgroup-$(stat -c %i $cgroot/left)/link ]
 tap_ok $? "the policy is pinned per cgroup"
+# one file each: a page cached by one cgroup is not charged to the other
 file_pressure left "$file" 1 &
-file_pressure right "$file" 1
+file_pressure right "$(big_file pressure-right.bin 128)" 1
 wait
 out=$("$ctl" status)
 grep -qE "thrash_aging +/left +attached" <<<"$out" && grep -qE "budget +/right +attached" <<<"$out"
