@@ -19,6 +19,7 @@ BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
 BZIMAGE_PATCHED := $(BUILD)/kernel/patched/arch/x86/boot/bzImage
 BZIMAGE_STOCK := $(BUILD)/kernel/stock/arch/x86/boot/bzImage
 BZIMAGE_DEBUG := $(BUILD)/kernel/debug/arch/x86/boot/bzImage
+BZIMAGE_BENCH := $(BUILD)/kernel/bench/arch/x86/boot/bzImage
 VMLINUX := $(BUILD)/kernel/patched/vmlinux
 
 TOOLS := $(BUILD)/tools
@@ -38,6 +39,7 @@ DEPS_STAMP := $(BUILD)/.deps-$(shell echo $(DEB_PACKAGES) | sha256sum | cut -c1-
 KERNEL_INPUTS := $(wildcard kernel-patches/*) kernel-config/mglru_ext.config \
 	kernel-config/mglru_ext-patched.config scripts/build-kernel.sh
 DEBUG_INPUTS := $(KERNEL_INPUTS) kernel-config/debug.config
+BENCH_INPUTS := $(KERNEL_INPUTS) kernel-config/bench.config
 
 POLICY_SRCS := $(wildcard bpf-policies/*.bpf.c)
 TEST_POLICY_SRCS := $(wildcard selftests/policies/*.bpf.c)
@@ -54,8 +56,8 @@ CFLAGS_USER := -O2 -g -Wall -Wextra -Werror -std=gnu11 -I$(REPO)/include
 BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-I$(BUILD)/include -I$(LIBBPF_INC) -I$(REPO)/include -I$(REPO)/bpf-policies
 
-.PHONY: all deps kernel kernel-stock kernel-debug tools policies loader workloads \
-	check check-host check-vm demo bench vm-shell fuzz checkpatch check-series clean
+.PHONY: all deps kernel kernel-stock kernel-debug kernel-bench tools policies loader workloads \
+	check check-host check-vm demo bench vm-shell fuzz checkpatch check-series format clean
 
 all: policies loader
 
@@ -70,14 +72,17 @@ $(DEPS_STAMP):
 kernel_hash = $(shell cat $(1) | sha256sum | cut -c1-16)
 KSTAMP_PATCHED := $(BUILD)/kernel/.patched-$(call kernel_hash,$(KERNEL_INPUTS))
 KSTAMP_DEBUG := $(BUILD)/kernel/.debug-$(call kernel_hash,$(DEBUG_INPUTS))
-KSTAMP_STOCK := $(BUILD)/kernel/.stock-$(call kernel_hash,kernel-config/mglru_ext.config scripts/build-kernel.sh)
+KSTAMP_BENCH := $(BUILD)/kernel/.bench-$(call kernel_hash,$(BENCH_INPUTS))
+KSTAMP_STOCK := $(BUILD)/kernel/.stock-$(call kernel_hash,kernel-config/mglru_ext.config \
+	kernel-config/bench.config scripts/build-kernel.sh)
 KSTAMP := $(KSTAMP_$(shell echo $(KERNEL) | tr a-z A-Z))
 
 kernel: $(KSTAMP_PATCHED)
 kernel-stock: $(KSTAMP_STOCK)
 kernel-debug: $(KSTAMP_DEBUG)
+kernel-bench: $(KSTAMP_BENCH)
 
-$(KSTAMP_PATCHED) $(KSTAMP_DEBUG) $(KSTAMP_STOCK): | $(DEPS_STAMP)
+$(KSTAMP_PATCHED) $(KSTAMP_DEBUG) $(KSTAMP_BENCH) $(KSTAMP_STOCK): | $(DEPS_STAMP)
 	JOBS=$(JOBS) scripts/build-kernel.sh $(word 1,$(subst -, ,$(patsubst .%,%,$(notdir $@))))
 	@rm -f $(BUILD)/kernel/.$(word 1,$(subst -, ,$(patsubst .%,%,$(notdir $@))))-*
 	@touch $@
@@ -117,7 +122,7 @@ $(BUILD)/bpf/test/%.bpf.o: selftests/policies/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $
 
 loader: $(MGLRUCTL)
 
-WORKLOAD_BINS := $(BUILD)/bin/anon_touch
+WORKLOAD_BINS := $(BUILD)/bin/anon_touch $(BUILD)/bin/file_anon_mix
 
 # A module that WARNs on load, for the VM runner's own tests, built out of
 # tree against the patched kernel.
@@ -130,6 +135,14 @@ $(WARN_KO): selftests/kmod/warn_on_load.c selftests/kmod/Kbuild $(KSTAMP_PATCHED
 
 workloads: $(WORKLOAD_BINS)
 
+# Test tools that drive the kernel through the loader's own code.
+ATTACH_STORM := $(BUILD)/bin/test/attach_storm
+
+$(ATTACH_STORM): selftests/tools/attach_storm.c $(filter-out loader/main.c,$(LOADER_SRCS)) \
+		$(LOADER_HDRS) $(LIBBPF_A)
+	@mkdir -p $(dir $@)
+	gcc $(CFLAGS_USER) -I$(LIBBPF_INC) -Iloader -o $@ $(filter %.c,$^) $(LIBBPF_A) -lelf -lz
+
 $(BUILD)/bin/%: selftests/workloads/%.c
 	@mkdir -p $(dir $@)
 	gcc $(CFLAGS_USER) -pthread -o $@ $<
@@ -140,7 +153,7 @@ $(MGLRUCTL): $(LOADER_SRCS) $(LOADER_HDRS) $(LIBBPF_A)
 		$(LIBBPF_A) -lelf -lz
 
 # Tests.
-check: $(KSTAMP) policies loader workloads $(BPFTOOL) $(TEST_PARSE) $(WARN_KO)
+check: $(KSTAMP) policies loader workloads $(BPFTOOL) $(TEST_PARSE) $(WARN_KO) $(ATTACH_STORM)
 	@selftests/check.sh --kernel $(BZIMAGE)
 
 $(TEST_PARSE): selftests/host/test_parse.c loader/parse.c loader/cgroup.c \
@@ -149,20 +162,24 @@ $(TEST_PARSE): selftests/host/test_parse.c loader/parse.c loader/cgroup.c \
 	gcc $(CFLAGS_USER) -I$(LIBBPF_INC) -o $@ $(filter %.c,$^) \
 		$(LIBBPF_A) -lelf -lz
 
+# User-space and BPF C in the kernel's style (the style test checks it).
+format: $(KSTAMP_PATCHED)
+	clang-format -i --style=file:$(KSRC)/.clang-format $$(scripts/c-sources.sh)
+
 check-host: $(TEST_PARSE) loader policies
 	@selftests/host/run.sh
 
-check-vm: $(KSTAMP) policies loader workloads $(BPFTOOL) $(WARN_KO)
+check-vm: $(KSTAMP) policies loader workloads $(BPFTOOL) $(WARN_KO) $(ATTACH_STORM)
 	@selftests/run-vm-tests.sh --kernel $(BZIMAGE)
 
 vm-shell: $(KSTAMP) policies loader workloads $(BPFTOOL)
 	@selftests/vm-run.sh --kernel $(BZIMAGE) --shell
 
-demo: $(KSTAMP_PATCHED) policies loader
+demo: $(KSTAMP_BENCH) policies loader
 	@bench/demo.sh
 
 # Not part of check: long, and it prints figures rather than verdicts.
-bench: $(KSTAMP_PATCHED) $(KSTAMP_STOCK) policies loader workloads
+bench: $(KSTAMP_BENCH) $(KSTAMP_STOCK) policies loader workloads
 	@bench/bench.sh $(BENCH)
 
 checkpatch: | $(DEPS_STAMP)

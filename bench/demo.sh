@@ -14,10 +14,10 @@ rm -rf "$out"
 mkdir -p "$out"
 
 echo "demo: booting the patched kernel; ${duration}s of fio in two memcgs (stock, thrash_aging)"
-"$repo/selftests/vm-run.sh" --quiet --results "$out" --timeout $((duration * 4 + 600)) \
+"$repo/selftests/vm-run.sh" --quiet --kernel "$repo/build/kernel/bench/arch/x86/boot/bzImage" --results "$out" --timeout $((duration * 4 + 600)) \
 	-- selftests/workloads/madv_random_thrash.sh --out /run/results \
 	--arm stock=stock --arm thrash_aging=thrash_aging \
-	--duration "$duration" --cold-at "$cold_at" --memcg-mb "${DEMO_MEMCG_MB:-192}" &
+	--duration "$duration" --cold-at "$cold_at" --memcg-mb "${DEMO_MEMCG_MB:-256}" &
 vm=$!
 # progress: the workload's own lines from the guest console
 while kill -0 $vm 2>/dev/null; do

@@ -5,7 +5,8 @@
 #
 #   patched  linux-source-6.12 + kernel-patches/series, test config
 #   debug    the same tree, test config + kernel-config/debug.config
-#   stock    unpatched linux-source-6.12, same config: the A/B baseline
+#   bench    the same tree, test config + kernel-config/bench.config
+#   stock    unpatched linux-source-6.12, bench config: the A/B baseline
 #
 # The patched tree is a git repository whose first commit is the pristine
 # source. When the series changes, the tree is reset to that commit and the
@@ -14,7 +15,7 @@
 # timestamps and kbuild rebuilds only what changed.
 set -euo pipefail
 
-flavor=${1:?usage: build-kernel.sh patched|debug|stock}
+flavor=${1:?usage: build-kernel.sh patched|debug|bench|stock}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 jobs=${JOBS:-$(nproc)}
@@ -43,9 +44,9 @@ case $flavor in
 stock)
 	src=$build/src/linux-stock
 	[ -f "$src/Makefile" ] || extract "$src"
-	fragments=(kernel-config/mglru_ext.config)
+	fragments=(kernel-config/mglru_ext.config kernel-config/bench.config)
 	;;
-patched | debug)
+patched | debug | bench)
 	src=$build/src/linux
 	if [ ! -d "$src/.git" ]; then
 		rm -rf "$src"
@@ -82,7 +83,7 @@ patched | debug)
 		echo "$series_id" >"$src/.mglru-series"
 	fi
 	fragments=(kernel-config/mglru_ext.config kernel-config/mglru_ext-patched.config)
-	[ "$flavor" = debug ] && fragments+=(kernel-config/debug.config)
+	[ "$flavor" = patched ] || fragments+=("kernel-config/$flavor.config")
 	;;
 *) die "unknown flavor '$flavor'" ;;
 esac
@@ -97,7 +98,8 @@ if [ "$(cat "$obj/.mglru-config" 2>/dev/null)" != "$config_id" ] || [ ! -f "$obj
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$obj/mglru.fragment" >/dev/null
 	make -s -C "$src" O="$obj" olddefconfig >/dev/null
 	# A symbol that didn't make it (typo, unmet dependency) is an error,
-	# not a silently different kernel.
+	# not a silently different kernel. A later fragment may override an
+	# earlier one: only a symbol's last assignment counts.
 	missing=0
 	while IFS= read -r line; do
 		case $line in
@@ -105,7 +107,9 @@ if [ "$(cat "$obj/.mglru-config" 2>/dev/null)" != "$config_id" ] || [ ! -f "$obj
 			grep -q "^$sym=" "$obj/.config" && { echo "  $sym is set, wanted off"; missing=1; } ;;
 		CONFIG_*) grep -qxF "$line" "$obj/.config" || { echo "  $line did not stick"; missing=1; } ;;
 		esac
-	done <"$obj/mglru.fragment"
+	done < <(awk -F= '/^CONFIG_/ { last[$1] = $0; order[++n] = $1 }
+		END { for (i = 1; i <= n; i++) if (!seen[order[i]]++) print last[order[i]] }' \
+		"$obj/mglru.fragment")
 	[ $missing = 0 ] || die "config fragment not applied (see above)"
 	echo "$config_id" >"$obj/.mglru-config"
 fi
