@@ -5,7 +5,8 @@
  */
 #include "budget.bpf.h"
 
-MGLRU_EXT_POLICY_DESC("scan budget fixed once per pass, floored at SWAP_CLUSTER_MAX; age when eviction is not viable");
+MGLRU_EXT_POLICY_DESC(
+	"scan budget fixed once per pass, floored at SWAP_CLUSTER_MAX; age when eviction is not viable");
 
 MGLRU_EXT_HOOK(s64, budget_budget)
 {

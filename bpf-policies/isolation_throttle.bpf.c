@@ -5,7 +5,8 @@
  */
 #include "isolation_throttle.bpf.h"
 
-MGLRU_EXT_POLICY_DESC("throttle eviction when isolated folios exceed a generation for every evictable type");
+MGLRU_EXT_POLICY_DESC(
+	"throttle eviction when isolated folios exceed a generation for every evictable type");
 
 MGLRU_EXT_HOOK(s32, isolation_throttle_isolate)
 {

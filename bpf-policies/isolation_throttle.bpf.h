@@ -24,7 +24,8 @@
 MGLRU_EXT_KNOB(__u32, noio_factor, 8, 1, 1024,
 	       "threshold multiplier for reclaim that may not do I/O or FS");
 
-static __always_inline bool over_isolated(const struct mglru_ext_ctx *ctx, int type)
+static __always_inline bool over_isolated(const struct mglru_ext_ctx *ctx,
+					  int type)
 {
 	__u64 threshold = ctx->lru[type].evictable / MIN_NR_GENS;
 
@@ -48,9 +49,11 @@ static __always_inline s32 isolation_throttle(const struct mglru_ext_ctx *ctx)
 	if (is_kswapd(ctx))
 		return MGLRU_EXT_GO | usable;
 
-	if ((usable & MGLRU_EXT_ALLOW_FILE) && !over_isolated(ctx, MGLRU_EXT_FILE))
+	if ((usable & MGLRU_EXT_ALLOW_FILE) &&
+	    !over_isolated(ctx, MGLRU_EXT_FILE))
 		allowed |= MGLRU_EXT_ALLOW_FILE;
-	if ((usable & MGLRU_EXT_ALLOW_ANON) && !over_isolated(ctx, MGLRU_EXT_ANON))
+	if ((usable & MGLRU_EXT_ALLOW_ANON) &&
+	    !over_isolated(ctx, MGLRU_EXT_ANON))
 		allowed |= MGLRU_EXT_ALLOW_ANON;
 	if (allowed)
 		return MGLRU_EXT_GO | allowed;

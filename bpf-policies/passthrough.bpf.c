@@ -9,7 +9,8 @@
  */
 #include "policy.bpf.h"
 
-MGLRU_EXT_POLICY_DESC("every hook returns the stock decision (framework overhead)");
+MGLRU_EXT_POLICY_DESC(
+	"every hook returns the stock decision (framework overhead)");
 
 MGLRU_EXT_HOOK(s64, passthrough_scan_budget)
 {

@@ -29,15 +29,17 @@
  * sees `const struct mglru_ext_ctx *ctx`; the verifier types it from the
  * kernel's struct mglru_ext_ops, and refuses stores through it.
  */
-#define MGLRU_EXT_HOOK(ret, name)                                           \
-	static __always_inline ret ____##name(const struct mglru_ext_ctx *ctx); \
-	SEC("struct_ops/" #name) ret name(unsigned long long *args)          \
-	{                                                                    \
-		return ____##name((const struct mglru_ext_ctx *)args[0]);     \
-	}                                                                    \
+#define MGLRU_EXT_HOOK(ret, name)                                         \
+	static __always_inline ret ____##name(                            \
+		const struct mglru_ext_ctx *ctx);                         \
+	SEC("struct_ops/" #name) ret name(unsigned long long *args)       \
+	{                                                                 \
+		return ____##name((const struct mglru_ext_ctx *)args[0]); \
+	}                                                                 \
 	static __always_inline ret ____##name(const struct mglru_ext_ctx *ctx)
 
-void bpf_mglru_ext_eject(const struct mglru_ext_ctx *ctx, const char *msg__str) __ksym;
+void bpf_mglru_ext_eject(const struct mglru_ext_ctx *ctx,
+			 const char *msg__str) __ksym;
 
 static __always_inline bool can_evict_anon(const struct mglru_ext_ctx *ctx)
 {
@@ -59,7 +61,8 @@ static __always_inline bool eviction_viable(const struct mglru_ext_ctx *ctx)
 {
 	if (ctx->lru[MGLRU_EXT_FILE].nr_gens <= MIN_NR_GENS)
 		return false;
-	if (can_evict_anon(ctx) && ctx->lru[MGLRU_EXT_ANON].nr_gens <= MIN_NR_GENS)
+	if (can_evict_anon(ctx) &&
+	    ctx->lru[MGLRU_EXT_ANON].nr_gens <= MIN_NR_GENS)
 		return false;
 	return true;
 }

@@ -18,7 +18,8 @@
  */
 #include "policy.bpf.h"
 
-MGLRU_EXT_POLICY_DESC("anon:file eviction split proportional to swappiness, shifted by refaults");
+MGLRU_EXT_POLICY_DESC(
+	"anon:file eviction split proportional to swappiness, shifted by refaults");
 
 MGLRU_EXT_KNOB(__u32, feedback_permille, 1000, 0, 10000,
 	       "weight of refault feedback in the split (0: swappiness alone)");
@@ -32,15 +33,18 @@ struct split {
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 4096);
-	__type(key, __u64);	/* cgroup id */
+	__type(key, __u64); /* cgroup id */
 	__type(value, struct split);
 } splits SEC(".maps");
 
 /* How often the evicted folios of a type come back, per mille. */
-static __always_inline __u64 refault_permille(const struct mglru_ext_ctx *ctx, int type)
+static __always_inline __u64 refault_permille(const struct mglru_ext_ctx *ctx,
+					      int type)
 {
-	__u64 refaulted = sum_tiers(ctx->lru[type].refaulted) + sum_tiers(ctx->lru[type].avg_refaulted);
-	__u64 total = sum_tiers(ctx->lru[type].evicted) + sum_tiers(ctx->lru[type].avg_total);
+	__u64 refaulted = sum_tiers(ctx->lru[type].refaulted) +
+			  sum_tiers(ctx->lru[type].avg_refaulted);
+	__u64 total = sum_tiers(ctx->lru[type].evicted) +
+		      sum_tiers(ctx->lru[type].avg_total);
 
 	if (refaulted > total)
 		refaulted = total;
@@ -65,9 +69,11 @@ MGLRU_EXT_HOOK(s32, swappiness_choose_type)
 
 	/* refaults of one type push pressure toward the other */
 	anon_w = ctx->swappiness *
-		 (1000 + refault_permille(ctx, MGLRU_EXT_FILE) * feedback_permille / 1000);
+		 (1000 + refault_permille(ctx, MGLRU_EXT_FILE) *
+				 feedback_permille / 1000);
 	file_w = (MAX_SWAPPINESS - ctx->swappiness) *
-		 (1000 + refault_permille(ctx, MGLRU_EXT_ANON) * feedback_permille / 1000);
+		 (1000 + refault_permille(ctx, MGLRU_EXT_ANON) *
+				 feedback_permille / 1000);
 
 	split = bpf_map_lookup_elem(&splits, &key);
 	if (!split) {
@@ -80,7 +86,8 @@ MGLRU_EXT_HOOK(s32, swappiness_choose_type)
 	/* evict anon while its share of batches is below its target share */
 	anon_n = split->batches[MGLRU_EXT_ANON];
 	total_n = anon_n + split->batches[MGLRU_EXT_FILE];
-	type = anon_n * (anon_w + file_w) <= total_n * anon_w ? MGLRU_EXT_ANON : MGLRU_EXT_FILE;
+	type = anon_n * (anon_w + file_w) <= total_n * anon_w ? MGLRU_EXT_ANON :
+								MGLRU_EXT_FILE;
 
 	__sync_fetch_and_add(&split->batches[type], 1);
 	/* forget old history so the split follows swappiness changes */

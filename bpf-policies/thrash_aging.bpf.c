@@ -6,7 +6,8 @@
  */
 #include "thrash_aging.bpf.h"
 
-MGLRU_EXT_POLICY_DESC("age when the oldest generation thrashes (its refaults keep pace with its evictions)");
+MGLRU_EXT_POLICY_DESC(
+	"age when the oldest generation thrashes (its refaults keep pace with its evictions)");
 
 MGLRU_EXT_HOOK(s32, thrash_aging_age)
 {

@@ -24,26 +24,30 @@
 
 #include "policy.bpf.h"
 
-MGLRU_EXT_KNOB(__u32, refault_pct, 50, 1, 100,
-	       "refaults, as a percentage of evictions from the oldest generation, that mean thrashing");
-MGLRU_EXT_KNOB(__u64, min_evictions, 1024, 1, 1000000000,
-	       "evictions from the oldest generation before thrashing is judged");
+MGLRU_EXT_KNOB(
+	__u32, refault_pct, 50, 1, 100,
+	"refaults, as a percentage of evictions from the oldest generation, that mean thrashing");
+MGLRU_EXT_KNOB(
+	__u64, min_evictions, 1024, 1, 1000000000,
+	"evictions from the oldest generation before thrashing is judged");
 MGLRU_EXT_KNOB(__u32, min_interval_ms, 1000, 0, 600000,
 	       "least time between two thrash-triggered agings of a memcg");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 4096);
-	__type(key, __u64);	/* cgroup id */
-	__type(value, __u64);	/* when it last aged for thrashing, ns */
+	__type(key, __u64); /* cgroup id */
+	__type(value, __u64); /* when it last aged for thrashing, ns */
 } thrash_last_aged SEC(".maps");
 
-static __always_inline bool type_thrashing(const struct mglru_ext_ctx *ctx, int type)
+static __always_inline bool type_thrashing(const struct mglru_ext_ctx *ctx,
+					   int type)
 {
 	__u64 evicted = sum_tiers(ctx->lru[type].evicted);
 	__u64 refaulted = sum_tiers(ctx->lru[type].refaulted);
 
-	return evicted >= min_evictions && refaulted * 100 >= evicted * refault_pct;
+	return evicted >= min_evictions &&
+	       refaulted * 100 >= evicted * refault_pct;
 }
 
 static __always_inline bool thrashing(const struct mglru_ext_ctx *ctx)

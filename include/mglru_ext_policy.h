@@ -22,15 +22,16 @@
 
 #ifdef __bpf__
 
-#define MGLRU_EXT_POLICY_DESC(text) \
-	const char __mglru_ext_desc[] __attribute__((section(MGLRU_EXT_DESC_SEC), used)) = text
+#define MGLRU_EXT_POLICY_DESC(text)   \
+	const char __mglru_ext_desc[] \
+		__attribute__((section(MGLRU_EXT_DESC_SEC), used)) = text
 
 /* Declare a knob: its default, its allowed range and what it does. */
 #define MGLRU_EXT_KNOB(type, name, dflt, min, max, doc)                     \
-	const volatile type name = dflt;                                     \
-	const char __mglru_ext_knob_##name[]                                 \
-		__attribute__((section(MGLRU_EXT_KNOBS_SEC), used)) =        \
-			#name "=" #min ":" #max ":" doc
+	const volatile type name = dflt;                                    \
+	const char __mglru_ext_knob_##name[]                                \
+		__attribute__((section(MGLRU_EXT_KNOBS_SEC), used)) = #name \
+		"=" #min ":" #max ":" doc
 
 #endif /* __bpf__ */
 

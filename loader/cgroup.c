@@ -35,8 +35,8 @@ int cgroup_resolve(const char *path, char *abs, size_t abs_len, uint64_t *id)
 			return -ENAMETOOLONG;
 		ret = check_cgroup_dir(abs, id);
 		/* "/workload" may mean /sys/fs/cgroup/workload */
-		if (ret != -ENOENT || !strncmp(path, CGROUP_ROOT "/",
-					       strlen(CGROUP_ROOT) + 1))
+		if (ret != -ENOENT ||
+		    !strncmp(path, CGROUP_ROOT "/", strlen(CGROUP_ROOT) + 1))
 			return ret;
 	}
 
@@ -70,5 +70,6 @@ int cgroup_path_of(const char *root, uint64_t id, char *path, size_t len)
 	found_path = path;
 	found_len = len;
 	root_len = strlen(root);
-	return nftw(root, match_id, 16, FTW_PHYS | FTW_MOUNT) == 1 ? 0 : -ENOENT;
+	return nftw(root, match_id, 16, FTW_PHYS | FTW_MOUNT) == 1 ? 0 :
+								     -ENOENT;
 }

@@ -23,7 +23,8 @@ bool kernel_has_mglru_ext(void)
 
 	if (!btf)
 		return false;
-	found = btf__find_by_name_kind(btf, MGLRU_EXT_OPS_TYPE, BTF_KIND_STRUCT) > 0;
+	found = btf__find_by_name_kind(btf, MGLRU_EXT_OPS_TYPE,
+				       BTF_KIND_STRUCT) > 0;
 	btf__free(btf);
 	return found;
 }

@@ -64,7 +64,8 @@ static bool boring(const char *line)
 	return !*line || !strncmp(line, "processed ", 10) ||
 	       !strncmp(line, "verification time", 17) ||
 	       !strncmp(line, "stack depth", 11) ||
-	       strstr(line, "END PROG LOAD LOG") || !strncmp(line, "libbpf:", 7);
+	       strstr(line, "END PROG LOAD LOG") ||
+	       !strncmp(line, "libbpf:", 7);
 }
 
 void log_verifier_summary(char *buf, size_t len)
@@ -81,7 +82,8 @@ void log_verifier_summary(char *buf, size_t len)
 	if (!copy)
 		return;
 	/* skip the BEGIN line itself, keep the last meaningful line */
-	for (line = strtok_r(copy, "\n", &save), line = strtok_r(NULL, "\n", &save);
+	for (line = strtok_r(copy, "\n", &save),
+	    line = strtok_r(NULL, "\n", &save);
 	     line; line = strtok_r(NULL, "\n", &save)) {
 		if (strstr(line, "END PROG LOAD LOG"))
 			break;

@@ -144,7 +144,8 @@ static int usage_error(const char *usage, const char *fmt, ...)
 /* Root, or CAP_SYS_ADMIN and CAP_BPF in the effective set. */
 static int check_privileges(void)
 {
-	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3,
+						0 };
 	struct __user_cap_data_struct data[2] = {};
 
 	if (!geteuid())
@@ -160,9 +161,10 @@ static int check_privileges(void)
 static int check_kernel(void)
 {
 	if (!kernel_has_mglru_ext())
-		return fail(EXIT_NO_KERNEL_SUPPORT,
-			    "this kernel has no mglru_ext (no %s in /sys/kernel/btf/vmlinux): boot the patched kernel",
-			    "mglru_ext_ops");
+		return fail(
+			EXIT_NO_KERNEL_SUPPORT,
+			"this kernel has no mglru_ext (no %s in /sys/kernel/btf/vmlinux): boot the patched kernel",
+			"mglru_ext_ops");
 	return 0;
 }
 
@@ -179,18 +181,21 @@ static int resolve_target(const char *path, uint64_t *id, char *desc,
 		return 0;
 	ret = cgroup_resolve(path, abs, sizeof(abs), id);
 	if (ret == -EMEDIUMTYPE)
-		return fail(EXIT_BAD_CGROUP, "%s is not a cgroup v2 directory", path);
+		return fail(EXIT_BAD_CGROUP, "%s is not a cgroup v2 directory",
+			    path);
 	if (ret)
-		return fail(EXIT_BAD_CGROUP, "no cgroup %s (%s)", path, strerror(-ret));
+		return fail(EXIT_BAD_CGROUP, "no cgroup %s (%s)", path,
+			    strerror(-ret));
 	if (!strcmp(abs, CGROUP_ROOT) || !strcmp(abs, CGROUP_ROOT "/")) {
 		*id = 0; /* the root cgroup covers the whole system */
 		return 0;
 	}
 	snprintf(file, sizeof(file), "%s/memory.max", abs);
 	if (access(file, F_OK))
-		return fail(EXIT_BAD_CGROUP,
-			    "cgroup %s has no memory controller: add +memory to its parent's cgroup.subtree_control",
-			    path);
+		return fail(
+			EXIT_BAD_CGROUP,
+			"cgroup %s has no memory controller: add +memory to its parent's cgroup.subtree_control",
+			path);
 	snprintf(desc, len, "cgroup %s", abs + strlen(CGROUP_ROOT));
 	return 0;
 }
@@ -200,7 +205,8 @@ static void cgroup_name(uint64_t id, char *buf, size_t len)
 	if (!id)
 		snprintf(buf, len, "system");
 	else if (cgroup_path_of(CGROUP_ROOT, id, buf, len))
-		snprintf(buf, len, "(deleted cgroup %llu)", (unsigned long long)id);
+		snprintf(buf, len, "(deleted cgroup %llu)",
+			 (unsigned long long)id);
 }
 
 static uint64_t counter(const struct kpolicy *kp, const char *name)
@@ -262,7 +268,8 @@ static uint64_t newest_policy(const char *name, uint64_t cgroup_id)
 	uint64_t id = 0;
 
 	for (i = 0; i < n; i++)
-		if (!strcmp(table[i].name, name) && table[i].cgroup_id == cgroup_id &&
+		if (!strcmp(table[i].name, name) &&
+		    table[i].cgroup_id == cgroup_id &&
 		    !strcmp(table[i].state, "attached") && table[i].id > id)
 			id = table[i].id;
 	return id;
@@ -286,8 +293,8 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
-static int run_foreground(struct policy *p, struct bpf_link *link,
-			  uint64_t id, const char *where)
+static int run_foreground(struct policy *p, struct bpf_link *link, uint64_t id,
+			  const char *where)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct kpolicy kp;
@@ -304,7 +311,8 @@ static int run_foreground(struct policy *p, struct bpf_link *link,
 		if (find_kpolicy(id, &kp))
 			break;
 		if (strcmp(kp.state, "attached")) {
-			printf("policy %s was ejected by the kernel\n", p->name);
+			printf("policy %s was ejected by the kernel\n",
+			       p->name);
 			print_exit_record(&kp);
 			status = EXIT_EJECTED;
 			break;
@@ -315,7 +323,8 @@ static int run_foreground(struct policy *p, struct bpf_link *link,
 
 	bpf_link__destroy(link);
 	if (stop_signal)
-		printf("detaching policy %s: %s\n", p->name, strsignal(stop_signal));
+		printf("detaching policy %s: %s\n", p->name,
+		       strsignal(stop_signal));
 	if (wait_detached(id, 5000, &kp)) {
 		printf("final: ");
 		print_counters_line(&kp);
@@ -334,9 +343,9 @@ struct load_args {
 
 /* Open, configure, load and attach. On success *link is attached. */
 static int attach_policy(struct policy *p, const char *arg, const char *cgroup,
-			 const char *const *sets, int nr_sets,
-			 bool check_pin, struct bpf_link **link,
-			 uint64_t *cgroup_id, char *where, size_t where_len)
+			 const char *const *sets, int nr_sets, bool check_pin,
+			 struct bpf_link **link, uint64_t *cgroup_id,
+			 char *where, size_t where_len)
 {
 	char path[4096], dir[4200], pin[4300];
 	int i, ret;
@@ -362,16 +371,18 @@ static int attach_policy(struct policy *p, const char *arg, const char *cgroup,
 		goto err;
 	if (check_pin) {
 		if (!bpffs_mounted()) {
-			ret = fail(EXIT_NO_BPFFS,
-				   "bpffs is not mounted at /sys/fs/bpf: mount -t bpf bpf /sys/fs/bpf (or use --foreground)");
+			ret = fail(
+				EXIT_NO_BPFFS,
+				"bpffs is not mounted at /sys/fs/bpf: mount -t bpf bpf /sys/fs/bpf (or use --foreground)");
 			goto err;
 		}
 		pin_dir(*cgroup_id, dir, sizeof(dir));
 		snprintf(pin, sizeof(pin), "%s/link", dir);
 		if (!access(pin, F_OK)) {
-			ret = fail(EXIT_ALREADY_ATTACHED,
-				   "a policy is already pinned for %s at %s (mglructl unload first)",
-				   where, pin);
+			ret = fail(
+				EXIT_ALREADY_ATTACHED,
+				"a policy is already pinned for %s at %s (mglructl unload first)",
+				where, pin);
 			goto err;
 		}
 	}
@@ -414,7 +425,8 @@ static int cmd_load(int argc, char **argv)
 			break;
 		case 's':
 			if (a.nr_sets == MAX_SETS)
-				return usage_error(load_usage, "too many --set");
+				return usage_error(load_usage,
+						   "too many --set");
 			a.sets[a.nr_sets++] = optarg;
 			break;
 		case 'f':
@@ -428,11 +440,13 @@ static int cmd_load(int argc, char **argv)
 		}
 	}
 	if (optind + 1 != argc)
-		return usage_error(load_usage, "load takes one POLICY or FILE.bpf.o");
+		return usage_error(load_usage,
+				   "load takes one POLICY or FILE.bpf.o");
 	a.policy = argv[optind];
 
 	ret = attach_policy(&p, a.policy, a.cgroup, a.sets, a.nr_sets,
-			    !a.foreground, &link, &cgroup_id, where, sizeof(where));
+			    !a.foreground, &link, &cgroup_id, where,
+			    sizeof(where));
 	if (ret)
 		return ret;
 	id = newest_policy(p.name, cgroup_id);
@@ -448,15 +462,16 @@ static int cmd_load(int argc, char **argv)
 	mkdir(PIN_ROOT, 0700);
 	mkdir(dir, 0700);
 	if (bpf_link__pin(link, pin)) {
-		ret = fail(EXIT_FAILURE_OTHER, "pinning at %s failed: %s; policy detached",
-			   pin, strerror(errno));
+		ret = fail(EXIT_FAILURE_OTHER,
+			   "pinning at %s failed: %s; policy detached", pin,
+			   strerror(errno));
 		bpf_link__destroy(link);
 		rmdir(dir);
 		policy_close(&p);
 		return ret;
 	}
-	printf("policy %s attached to %s (id %llu), pinned at %s\n", p.name, where,
-	       (unsigned long long)id, pin);
+	printf("policy %s attached to %s (id %llu), pinned at %s\n", p.name,
+	       where, (unsigned long long)id, pin);
 	/* the pin keeps it attached; our fd and object can go */
 	bpf_link__disconnect(link);
 	bpf_link__destroy(link);
@@ -479,11 +494,10 @@ static bool unpin(uint64_t cgroup_id)
 
 static int cmd_unload(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cgroup", required_argument, NULL, 'c' },
-		{ "all", no_argument, NULL, 'a' },
-		{}
-	};
+	static const struct option opts[] = { { "cgroup", required_argument,
+						NULL, 'c' },
+					      { "all", no_argument, NULL, 'a' },
+					      {} };
 	static struct kpolicy table[MAX_POLICIES];
 	const char *cgroup = NULL, *name = NULL;
 	uint64_t ids[MAX_POLICIES];
@@ -511,7 +525,9 @@ static int cmd_unload(int argc, char **argv)
 	if (optind < argc)
 		name = argv[optind++];
 	if (optind < argc || (!!name + !!cgroup + all) != 1)
-		return usage_error(unload_usage, "unload takes one of NAME, --cgroup PATH, --all");
+		return usage_error(
+			unload_usage,
+			"unload takes one of NAME, --cgroup PATH, --all");
 
 	ret = check_kernel();
 	if (!ret)
@@ -521,8 +537,8 @@ static int cmd_unload(int argc, char **argv)
 
 	n = kernel_policies(table, MAX_POLICIES);
 	if (n < 0)
-		return fail(EXIT_FAILURE_OTHER, "cannot read %s: %s", POLICIES_FILE,
-			    strerror(-n));
+		return fail(EXIT_FAILURE_OTHER, "cannot read %s: %s",
+			    POLICIES_FILE, strerror(-n));
 
 	for (i = 0; i < n; i++) {
 		if (!strcmp(table[i].state, "detached"))
@@ -582,7 +598,8 @@ static void json_kpolicy(const struct kpolicy *kp)
 	cgroup_name(kp->cgroup_id, cg, sizeof(cg));
 	printf("{\"id\":%llu,\"name\":", (unsigned long long)kp->id);
 	json_string(kp->name);
-	printf(",\"cgroup_id\":%llu,\"cgroup\":", (unsigned long long)kp->cgroup_id);
+	printf(",\"cgroup_id\":%llu,\"cgroup\":",
+	       (unsigned long long)kp->cgroup_id);
 	json_string(cg);
 	printf(",\"state\":");
 	json_string(kp->state);
@@ -613,12 +630,15 @@ static void print_policy_table(const struct kpolicy *table, int n)
 			       "CGROUP", "STATE", "SINCE", "COUNTERS");
 		cgroup_name(kp->cgroup_id, cg, sizeof(cg));
 		if (kp->attached_ns)
-			printf("%-4llu %-20s %-24s %-9s %7llus  ", (unsigned long long)kp->id,
-			       kp->name, cg, kp->state,
-			       (unsigned long long)((now - kp->attached_ns) / 1000000000ULL));
+			printf("%-4llu %-20s %-24s %-9s %7llus  ",
+			       (unsigned long long)kp->id, kp->name, cg,
+			       kp->state,
+			       (unsigned long long)((now - kp->attached_ns) /
+						    1000000000ULL));
 		else
-			printf("%-4llu %-20s %-24s %-9s %8s  ", (unsigned long long)kp->id,
-			       kp->name, cg, kp->state, "-");
+			printf("%-4llu %-20s %-24s %-9s %8s  ",
+			       (unsigned long long)kp->id, kp->name, cg,
+			       kp->state, "-");
 		print_counters_line(kp);
 		if (strcmp(kp->exit_kind, "none"))
 			print_exit_record(kp);
@@ -643,7 +663,8 @@ static void print_status_tables(struct kpolicy *table, int n)
 	if (!nd)
 		return;
 	first = nd > 5 ? nd - 5 : 0;
-	printf("\nRecently detached (%d of %d, newest last):\n", nd - first, nd);
+	printf("\nRecently detached (%d of %d, newest last):\n", nd - first,
+	       nd);
 	print_policy_table(detached + first, nd - first);
 }
 
@@ -661,16 +682,18 @@ static int cmd_status(int argc, char **argv)
 		if (!strcmp(argv[i], "--json"))
 			json = true;
 		else
-			return usage_error(status_usage, "unknown argument '%s'", argv[i]);
+			return usage_error(status_usage,
+					   "unknown argument '%s'", argv[i]);
 	}
 
 	support = kernel_has_mglru_ext();
 	n = support ? kernel_policies(table, MAX_POLICIES) : 0;
 	if (n < 0)
-		return fail(EXIT_FAILURE_OTHER, "cannot read %s: %s", POLICIES_FILE,
-			    strerror(-n));
+		return fail(EXIT_FAILURE_OTHER, "cannot read %s: %s",
+			    POLICIES_FILE, strerror(-n));
 	if (json) {
-		printf("{\"kernel_support\":%s,\"policies\":[", support ? "true" : "false");
+		printf("{\"kernel_support\":%s,\"policies\":[",
+		       support ? "true" : "false");
 		for (i = 0; i < n; i++) {
 			if (i)
 				putchar(',');
@@ -678,7 +701,8 @@ static int cmd_status(int argc, char **argv)
 		}
 		printf("]}\n");
 	} else {
-		printf("kernel support: %s\n", support ? "yes" : "no (boot the patched kernel)");
+		printf("kernel support: %s\n",
+		       support ? "yes" : "no (boot the patched kernel)");
 		if (support)
 			print_status_tables(table, n);
 	}
@@ -709,13 +733,14 @@ static int cmd_list(int argc, char **argv)
 		if (!strcmp(argv[i], "--json"))
 			json = true;
 		else
-			return usage_error(list_usage, "unknown argument '%s'", argv[i]);
+			return usage_error(list_usage, "unknown argument '%s'",
+					   argv[i]);
 	}
 
 	d = opendir(dir);
 	if (!d)
-		return fail(EXIT_FAILURE_OTHER, "no policy directory %s: %s", dir,
-			    strerror(errno));
+		return fail(EXIT_FAILURE_OTHER, "no policy directory %s: %s",
+			    dir, strerror(errno));
 	while ((de = readdir(d)) && n < MAX_POLICIES) {
 		size_t len = strlen(de->d_name);
 
@@ -828,15 +853,20 @@ static uint64_t stat_value(const char *dir, const char *file, const char *key)
 static void print_run_report(const char *cg)
 {
 	static const char *const stat_keys[] = {
-		"pgscan", "pgsteal", "pgmajfault", "workingset_refault_anon",
-		"workingset_refault_file", "workingset_activate_file",
+		"pgscan",
+		"pgsteal",
+		"pgmajfault",
+		"workingset_refault_anon",
+		"workingset_refault_file",
+		"workingset_activate_file",
 	};
 	size_t i;
 
 	printf("memory.stat:");
 	for (i = 0; i < sizeof(stat_keys) / sizeof(stat_keys[0]); i++)
 		printf(" %s=%llu", stat_keys[i],
-		       (unsigned long long)stat_value(cg, "memory.stat", stat_keys[i]));
+		       (unsigned long long)stat_value(cg, "memory.stat",
+						      stat_keys[i]));
 	printf("\nmemory.events: oom=%llu oom_kill=%llu\n",
 	       (unsigned long long)stat_value(cg, "memory.events", "oom"),
 	       (unsigned long long)stat_value(cg, "memory.events", "oom_kill"));
@@ -886,7 +916,8 @@ static int cmd_run(int argc, char **argv)
 		}
 	}
 	if (!policy_arg)
-		return usage_error(run_usage, "run needs --policy (or --policy none)");
+		return usage_error(run_usage,
+				   "run needs --policy (or --policy none)");
 	if (optind >= argc)
 		return usage_error(run_usage, "run needs a command after --");
 	if (mem && parse_size(mem, &bytes))
@@ -903,7 +934,8 @@ static int cmd_run(int argc, char **argv)
 		snprintf(num, sizeof(num), bytes == UINT64_MAX ? "max" : "%llu",
 			 (unsigned long long)bytes);
 		if ((ret = write_file(cg, "memory.max", num))) {
-			ret = fail(EXIT_BAD_CGROUP, "setting memory.max: %s", strerror(-ret));
+			ret = fail(EXIT_BAD_CGROUP, "setting memory.max: %s",
+				   strerror(-ret));
 			goto out;
 		}
 	}
@@ -912,14 +944,15 @@ static int cmd_run(int argc, char **argv)
 		snprintf(num, sizeof(num), bytes == UINT64_MAX ? "max" : "%llu",
 			 (unsigned long long)bytes);
 		if ((ret = write_file(cg, "memory.swap.max", num))) {
-			ret = fail(EXIT_BAD_CGROUP, "setting memory.swap.max: %s",
+			ret = fail(EXIT_BAD_CGROUP,
+				   "setting memory.swap.max: %s",
 				   strerror(-ret));
 			goto out;
 		}
 	}
 	if (strcmp(policy_arg, "none")) {
-		ret = attach_policy(&p, policy_arg, cg, sets, nr_sets, false, &link,
-				    &cgroup_id, where, sizeof(where));
+		ret = attach_policy(&p, policy_arg, cg, sets, nr_sets, false,
+				    &link, &cgroup_id, where, sizeof(where));
 		if (ret)
 			goto out;
 		id = newest_policy(p.name, cgroup_id);
@@ -974,11 +1007,13 @@ int main(int argc, char **argv)
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
 			verbose = true;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+		} else if (!strcmp(argv[i], "-h") ||
+			   !strcmp(argv[i], "--help")) {
 			fputs(main_usage, stdout);
 			return EXIT_OK;
 		} else {
-			return usage_error(main_usage, "unknown option '%s'", argv[i]);
+			return usage_error(main_usage, "unknown option '%s'",
+					   argv[i]);
 		}
 	}
 	log_setup(verbose);

@@ -45,8 +45,9 @@ int policy_locate(const char *arg, char *path, size_t len)
 
 	if (strchr(arg, '/') || (n > 2 && !strcmp(arg + n - 2, ".o"))) {
 		if (access(arg, R_OK))
-			return fail(EXIT_BAD_OBJECT, "cannot read policy object %s: %s",
-				    arg, strerror(errno));
+			return fail(EXIT_BAD_OBJECT,
+				    "cannot read policy object %s: %s", arg,
+				    strerror(errno));
 		snprintf(path, len, "%s", arg);
 		return 0;
 	}
@@ -90,7 +91,8 @@ static void read_info_sections(struct policy *p, char *knob_docs, size_t len)
 			snprintf(p->desc, sizeof(p->desc), "%.*s",
 				 (int)data->d_size, (char *)data->d_buf);
 		} else if (!strcmp(name, MGLRU_EXT_KNOBS_SEC)) {
-			size_t n = data->d_size < len - 2 ? data->d_size : len - 2;
+			size_t n = data->d_size < len - 2 ? data->d_size :
+							    len - 2;
 
 			/* NUL-separated entries, doubly terminated */
 			memcpy(knob_docs, data->d_buf, n);
@@ -187,7 +189,8 @@ static int find_knobs(struct policy *p, const char *docs)
 	sec = btf__type_by_id(btf, id);
 	data = bpf_map__initial_value(p->rodata, &size);
 
-	for (i = 0, vsi = btf_var_secinfos(sec); i < btf_vlen(sec); i++, vsi++) {
+	for (i = 0, vsi = btf_var_secinfos(sec); i < btf_vlen(sec);
+	     i++, vsi++) {
 		const struct btf_type *var = btf__type_by_id(btf, vsi->type);
 		const struct btf_type *t = resolve(btf, var->type);
 		struct knob *k;
@@ -243,7 +246,10 @@ int policy_open(struct policy *p, const char *path)
 		const char *tname;
 
 		if (bpf_map__type(map) == BPF_MAP_TYPE_STRUCT_OPS) {
-			t = btf ? btf__type_by_id(btf, bpf_map__btf_value_type_id(map)) : NULL;
+			t = btf ? btf__type_by_id(
+					  btf,
+					  bpf_map__btf_value_type_id(map)) :
+				  NULL;
 			tname = t ? btf__name_by_offset(btf, t->name_off) : "";
 			if (strcmp(tname, MGLRU_EXT_OPS_TYPE))
 				continue;
@@ -260,9 +266,10 @@ int policy_open(struct policy *p, const char *path)
 	}
 	if (nr_ops != 1) {
 		policy_close(p);
-		return fail(EXIT_BAD_OBJECT,
-			    "%s is not an mglru_ext policy: it needs exactly one struct %s in SEC(\".struct_ops.link\"), it has %d",
-			    path, MGLRU_EXT_OPS_TYPE, nr_ops);
+		return fail(
+			EXIT_BAD_OBJECT,
+			"%s is not an mglru_ext policy: it needs exactly one struct %s in SEC(\".struct_ops.link\"), it has %d",
+			path, MGLRU_EXT_OPS_TYPE, nr_ops);
 	}
 	/* pinned links need the link flavour of struct_ops */
 	bpf_map__set_autoattach(p->ops, false);
@@ -272,14 +279,16 @@ int policy_open(struct policy *p, const char *path)
 
 	/* the .name member of the policy's struct mglru_ext_ops */
 	{
-		const struct btf_type *t = btf__type_by_id(btf, bpf_map__btf_value_type_id(p->ops));
+		const struct btf_type *t = btf__type_by_id(
+			btf, bpf_map__btf_value_type_id(p->ops));
 		const struct btf_member *m = btf_members(t);
 		size_t size;
 		const char *data = bpf_map__initial_value(p->ops, &size);
 		int i;
 
 		for (i = 0; i < btf_vlen(t); i++, m++) {
-			if (strcmp(btf__name_by_offset(btf, m->name_off), "name"))
+			if (strcmp(btf__name_by_offset(btf, m->name_off),
+				   "name"))
 				continue;
 			snprintf(p->name, sizeof(p->name), "%s",
 				 data + btf_member_bit_offset(t, i) / 8);
@@ -323,17 +332,20 @@ int policy_set_knob(struct policy *p, const char *assignment)
 	int ret;
 
 	if (split_assignment(assignment, name, sizeof(name), &value))
-		return fail(EXIT_BAD_KNOB, "bad knob setting '%s': expected KNOB=VALUE",
+		return fail(EXIT_BAD_KNOB,
+			    "bad knob setting '%s': expected KNOB=VALUE",
 			    assignment);
 	k = find_knob(p, name);
 	if (!k)
-		return fail(EXIT_BAD_KNOB, "policy %s has no knob '%s' (see 'mglructl list')",
+		return fail(EXIT_BAD_KNOB,
+			    "policy %s has no knob '%s' (see 'mglructl list')",
 			    p->name, name);
 
 	type_limits(k, &smin, &smax, &umax);
 	if (k->is_bool) {
 		if (parse_bool(value, &b))
-			return fail(EXIT_BAD_KNOB, "knob %s takes true or false, not '%s'",
+			return fail(EXIT_BAD_KNOB,
+				    "knob %s takes true or false, not '%s'",
 				    name, value);
 		u = b;
 	} else if (k->is_signed) {
@@ -343,11 +355,14 @@ int policy_set_knob(struct policy *p, const char *assignment)
 			parse_s64(k->max, smin, smax, &smax);
 		ret = parse_s64(value, smin, smax, &s);
 		if (ret == -ERANGE)
-			return fail(EXIT_BAD_KNOB, "knob %s must be in [%lld, %lld], not %s",
-				    name, (long long)smin, (long long)smax, value);
+			return fail(EXIT_BAD_KNOB,
+				    "knob %s must be in [%lld, %lld], not %s",
+				    name, (long long)smin, (long long)smax,
+				    value);
 		if (ret)
-			return fail(EXIT_BAD_KNOB, "knob %s takes an integer, not '%s'",
-				    name, value);
+			return fail(EXIT_BAD_KNOB,
+				    "knob %s takes an integer, not '%s'", name,
+				    value);
 		u = (uint64_t)s;
 	} else {
 		if (k->min[0])
@@ -356,13 +371,15 @@ int policy_set_knob(struct policy *p, const char *assignment)
 			parse_u64(k->max, 0, umax, &umax);
 		ret = parse_u64(value, umin, umax, &u);
 		if (ret == -ERANGE)
-			return fail(EXIT_BAD_KNOB, "knob %s must be in [%llu, %llu], not %s",
+			return fail(EXIT_BAD_KNOB,
+				    "knob %s must be in [%llu, %llu], not %s",
 				    name, (unsigned long long)umin,
 				    (unsigned long long)umax, value);
 		if (ret)
-			return fail(EXIT_BAD_KNOB,
-				    "knob %s takes a non-negative integer, not '%s'",
-				    name, value);
+			return fail(
+				EXIT_BAD_KNOB,
+				"knob %s takes a non-negative integer, not '%s'",
+				name, value);
 	}
 
 	data = bpf_map__initial_value(p->rodata, &size);
@@ -377,7 +394,8 @@ int policy_set_knob(struct policy *p, const char *assignment)
 int policy_set_cgroup(struct policy *p, uint64_t cgroup_id)
 {
 	struct btf *btf = bpf_object__btf(p->obj);
-	const struct btf_type *t = btf__type_by_id(btf, bpf_map__btf_value_type_id(p->ops));
+	const struct btf_type *t =
+		btf__type_by_id(btf, bpf_map__btf_value_type_id(p->ops));
 	const struct btf_member *m = btf_members(t);
 	size_t size;
 	char *data = bpf_map__initial_value(p->ops, &size);
@@ -404,17 +422,20 @@ int policy_load(struct policy *p)
 	if (!err)
 		return 0;
 	if (err == -EPERM)
-		return fail(EXIT_PERMISSION,
-			    "loading %s: permission denied (needs CAP_BPF and CAP_SYS_ADMIN)",
-			    p->name);
+		return fail(
+			EXIT_PERMISSION,
+			"loading %s: permission denied (needs CAP_BPF and CAP_SYS_ADMIN)",
+			p->name);
 	if (log_has_verifier_log()) {
 		log_verifier_summary(summary, sizeof(summary));
-		return fail(EXIT_VERIFIER,
-			    "the verifier rejected policy %s: %s (full log with -v)",
-			    p->name, summary);
+		return fail(
+			EXIT_VERIFIER,
+			"the verifier rejected policy %s: %s (full log with -v)",
+			p->name, summary);
 	}
-	return fail(EXIT_FAILURE_OTHER, "loading policy %s failed: %s (details with -v)",
-		    p->name, strerror(-err));
+	return fail(EXIT_FAILURE_OTHER,
+		    "loading policy %s failed: %s (details with -v)", p->name,
+		    strerror(-err));
 }
 
 int policy_attach(struct policy *p, const char *cgroup_desc,
@@ -428,18 +449,21 @@ int policy_attach(struct policy *p, const char *cgroup_desc,
 	err = errno;
 	switch (err) {
 	case EEXIST:
-		return fail(EXIT_ALREADY_ATTACHED,
-			    "a policy is already attached to %s (see 'mglructl status')",
-			    cgroup_desc);
+		return fail(
+			EXIT_ALREADY_ATTACHED,
+			"a policy is already attached to %s (see 'mglructl status')",
+			cgroup_desc);
 	case ENOENT:
-		return fail(EXIT_BAD_CGROUP, "cgroup %s went away", cgroup_desc);
+		return fail(EXIT_BAD_CGROUP, "cgroup %s went away",
+			    cgroup_desc);
 	case EPERM:
 	case EACCES:
 		return fail(EXIT_PERMISSION, "attaching %s: permission denied",
 			    p->name);
 	default:
-		return fail(EXIT_REFUSED, "attaching policy %s to %s failed: %s",
-			    p->name, cgroup_desc, strerror(err));
+		return fail(EXIT_REFUSED,
+			    "attaching policy %s to %s failed: %s", p->name,
+			    cgroup_desc, strerror(err));
 	}
 }
 

@@ -27,7 +27,8 @@ static void test_sizes(void)
 
 	check(!parse_size("4096", &v) && v == 4096, "size: plain bytes");
 	check(!parse_size("16M", &v) && v == 16ULL << 20, "size: 16M");
-	check(!parse_size("16m", &v) && v == 16ULL << 20, "size: lower-case suffix");
+	check(!parse_size("16m", &v) && v == 16ULL << 20,
+	      "size: lower-case suffix");
 	check(!parse_size("2GiB", &v) && v == 2ULL << 30, "size: GiB");
 	check(!parse_size("1KB", &v) && v == 1024, "size: KB");
 	check(!parse_size("1T", &v) && v == 1ULL << 40, "size: T");
@@ -38,8 +39,10 @@ static void test_sizes(void)
 	check(parse_size("12Q", &v) == -EINVAL, "size: unknown suffix refused");
 	check(parse_size("1.5G", &v) == -EINVAL, "size: fraction refused");
 	check(parse_size("M", &v) == -EINVAL, "size: suffix alone refused");
-	check(parse_size("99999999999999999999", &v) == -EINVAL, "size: overflow refused");
-	check(parse_size("17179869184G", &v) == -EINVAL, "size: shifted overflow refused");
+	check(parse_size("99999999999999999999", &v) == -EINVAL,
+	      "size: overflow refused");
+	check(parse_size("17179869184G", &v) == -EINVAL,
+	      "size: shifted overflow refused");
 	check(parse_size("16M ", &v) == -EINVAL, "size: trailing junk refused");
 }
 
@@ -49,14 +52,16 @@ static void test_integers(void)
 	uint64_t u;
 	bool b;
 
-	check(!parse_s64("-5", -10, 10, &s) && s == -5, "s64: negative in range");
+	check(!parse_s64("-5", -10, 10, &s) && s == -5,
+	      "s64: negative in range");
 	check(parse_s64("11", -10, 10, &s) == -ERANGE, "s64: above max");
 	check(parse_s64("-11", -10, 10, &s) == -ERANGE, "s64: below min");
 	check(!parse_s64("0x10", 0, 100, &s) && s == 16, "s64: hex");
 	check(parse_s64("abc", 0, 100, &s) == -EINVAL, "s64: not a number");
 	check(parse_s64(" 5", 0, 100, &s) == -EINVAL, "s64: leading space");
 	check(parse_s64("5x", 0, 100, &s) == -EINVAL, "s64: trailing junk");
-	check(!parse_u64("18446744073709551615", 0, UINT64_MAX, &u) && u == UINT64_MAX,
+	check(!parse_u64("18446744073709551615", 0, UINT64_MAX, &u) &&
+		      u == UINT64_MAX,
 	      "u64: full range");
 	check(parse_u64("18446744073709551616", 0, UINT64_MAX, &u) == -ERANGE,
 	      "u64: overflow is out of range");
@@ -84,7 +89,8 @@ static void test_assignments(void)
 	      "assignment: empty name");
 	check(split_assignment("a=", name, sizeof(name), &val) == -EINVAL,
 	      "assignment: empty value");
-	check(split_assignment("longername=1", name, sizeof(name), &val) == -EINVAL,
+	check(split_assignment("longername=1", name, sizeof(name), &val) ==
+		      -EINVAL,
 	      "assignment: name too long");
 }
 
@@ -101,12 +107,14 @@ static void test_table_lines(void)
 	check(!kernel_parse_policy_line(line, &kp), "table: line parses");
 	check(kp.id == 3 && !strcmp(kp.name, "budget") && kp.cgroup_id == 1234,
 	      "table: id, name, cgroup");
-	check(!strcmp(kp.state, "ejected") && kp.attached_ns == 99, "table: state");
+	check(!strcmp(kp.state, "ejected") && kp.attached_ns == 99,
+	      "table: state");
 	check(kp.nr_counters == 11 && !strcmp(kp.counters[5].name, "refused") &&
 		      kp.counters[5].value == 32,
 	      "table: counters");
 	check(!strcmp(kp.exit_kind, "invalid") &&
-		      !strcmp(kp.exit_reason, "too many invalid decisions in a row") &&
+		      !strcmp(kp.exit_reason,
+			      "too many invalid decisions in a row") &&
 		      !strcmp(kp.exit_msg, "budget hook returned -1"),
 	      "table: quoted exit record");
 	check(kernel_parse_policy_line("garbage\n", &kp) == -EINVAL,
@@ -121,14 +129,17 @@ static void test_cgroups(void)
 	uint64_t id;
 	int ret;
 
-	check(cgroup_resolve("/no/such/cgroup-xyz", abs, sizeof(abs), &id) == -ENOENT,
+	check(cgroup_resolve("/no/such/cgroup-xyz", abs, sizeof(abs), &id) ==
+		      -ENOENT,
 	      "cgroup: missing path");
-	check(cgroup_resolve("no-such-cgroup-xyz", abs, sizeof(abs), &id) == -ENOENT &&
+	check(cgroup_resolve("no-such-cgroup-xyz", abs, sizeof(abs), &id) ==
+			      -ENOENT &&
 		      !strcmp(abs, "/sys/fs/cgroup/no-such-cgroup-xyz"),
 	      "cgroup: relative path is under /sys/fs/cgroup");
 	check(cgroup_resolve("/proc", abs, sizeof(abs), &id) == -EMEDIUMTYPE,
 	      "cgroup: /proc is not cgroup v2");
-	check(cgroup_resolve("/etc/hostname", abs, sizeof(abs), &id) == -ENOTDIR,
+	check(cgroup_resolve("/etc/hostname", abs, sizeof(abs), &id) ==
+		      -ENOTDIR,
 	      "cgroup: a file is not a cgroup");
 	ret = cgroup_resolve("/", abs, sizeof(abs), &id);
 	check(ret == -EMEDIUMTYPE, "cgroup: / is not cgroup v2");
@@ -155,6 +166,7 @@ int main(void)
 	printf("1..%d\n", nr_tests);
 	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n",
 	       nr_tests - nr_failed - nr_skipped, nr_failed, nr_skipped);
-	printf("%d passed, %d failed\n", nr_tests - nr_failed - nr_skipped, nr_failed);
+	printf("%d passed, %d failed\n", nr_tests - nr_failed - nr_skipped,
+	       nr_failed);
 	return nr_failed ? 1 : 0;
 }

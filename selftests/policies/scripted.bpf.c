@@ -13,13 +13,16 @@ MGLRU_EXT_POLICY_DESC("test policy: every decision set by a knob");
 
 MGLRU_EXT_KNOB(__s64, budget, STOCK, -1000000, 1000000000000,
 	       "scan budget to return (-1000: stock)");
-MGLRU_EXT_KNOB(__s32, type, STOCK, -1000, 100000, "type code to return (-1000: stock)");
+MGLRU_EXT_KNOB(__s32, type, STOCK, -1000, 100000,
+	       "type code to return (-1000: stock)");
 MGLRU_EXT_KNOB(__s32, isolate, STOCK, -1000, 100000,
 	       "isolate code to return (-1000: stock)");
-MGLRU_EXT_KNOB(__s32, aging, STOCK, -1000, 100000, "aging code to return (-1000: stock)");
+MGLRU_EXT_KNOB(__s32, aging, STOCK, -1000, 100000,
+	       "aging code to return (-1000: stock)");
 MGLRU_EXT_KNOB(__u64, eject_after, 0, 0, 1000000000,
 	       "eject itself after this many calls (0: never)");
-MGLRU_EXT_KNOB(__u32, spin, 0, 0, 100000, "loop iterations to burn in every hook");
+MGLRU_EXT_KNOB(__u32, spin, 0, 0, 100000,
+	       "loop iterations to burn in every hook");
 MGLRU_EXT_KNOB(__s32, init_ret, 0, -4095, 0, "what init returns");
 
 /* user space reads these through the map */
@@ -33,7 +36,8 @@ static __always_inline void common(const struct mglru_ext_ctx *ctx)
 
 	__sync_fetch_and_add(&calls, 1);
 	if (ctx->lru[MGLRU_EXT_FILE].nr_gens > MGLRU_EXT_NR_GENS ||
-	    ctx->lru[MGLRU_EXT_FILE].min_seq > ctx->max_seq || ctx->priority > DEF_PRIORITY)
+	    ctx->lru[MGLRU_EXT_FILE].min_seq > ctx->max_seq ||
+	    ctx->priority > DEF_PRIORITY)
 		__sync_fetch_and_add(&ctx_errors, 1);
 	for (i = 0; i < spin && i < 100000; i++)
 		sink += i;
