@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# file_anon_mix (seed 000, baseline-stock-6.12.md): mmap readers of a file
+# that pause between batches plus anon workers that map, touch and unmap,
+# together above the memcg limit, no swap. The file cache can always be
+# evicted, so the work should finish without an OOM kill; stock 6.12 MGLRU
+# gets there with 10-12x the classic LRU's file refaults.
+#
+# Runs in the guest. Each --arm NAME=POLICY gets its own sibling memcg and
+# its own file, all at once; "classic" (lru_gen off, global) runs alone.
+# POLICY: a shipped policy, a .bpf.o, "stock" or "classic".
+#
+# Usage: file_anon_mix.sh --out DIR [--arm NAME=POLICY]... [--seconds S]
+#        [--memcg-mb MB] [--file-mb MB] [--file-workers N] [--anon-workers N]
+#        [--anon-mb MB-PER-WORKER]
+# Writes DIR/mix.csv: arm,file_batches,anon_iterations,refault_file,
+#        refault_anon,oom_kill,pgscan,pgsteal
+set -u
+repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
+ctl=$repo/build/bin/mglructl
+mix=$repo/build/bin/file_anon_mix
+scratch=${MGLRU_SCRATCH:-/run/scratch}
+
+out=
+arms=()
+seconds=60
+memcg_mb=256
+file_mb=64
+file_workers=16
+anon_workers=16
+anon_mb=14
+while [ $# -gt 0 ]; do
+	case $1 in
+	--out) out=$2 ;;
+	--arm) arms+=("$2") ;;
+	--seconds) seconds=$2 ;;
+	--memcg-mb) memcg_mb=$2 ;;
+	--file-mb) file_mb=$2 ;;
+	--file-workers) file_workers=$2 ;;
+	--anon-workers) anon_workers=$2 ;;
+	--anon-mb) anon_mb=$2 ;;
+	*) echo "file_anon_mix: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift 2
+done
+[ -n "$out" ] || { echo "file_anon_mix: --out DIR is required" >&2; exit 2; }
+[ ${#arms[@]} -gt 0 ] || arms=(stock=stock)
+for arm in "${arms[@]}"; do
+	if [ "${arm#*=}" = classic ] && [ ${#arms[@]} -gt 1 ]; then
+		echo "file_anon_mix: the classic arm is global and runs alone" >&2
+		exit 2
+	fi
+done
+mkdir -p "$out"
+memstat() { awk -v k="$2" '$1 == k { print $2 }' "$1/memory.stat"; }
+
+echo y >/sys/kernel/mm/lru_gen/enabled
+for arm in "${arms[@]}"; do
+	name=${arm%%=*}
+	policy=${arm#*=}
+	file=$scratch/mix-$name.bin
+	[ -f "$file" ] || dd if=/dev/zero of="$file" bs=1M count="$file_mb" status=none
+	dd if="$file" iflag=nocache count=0 status=none
+	cg=/sys/fs/cgroup/mix-$name
+	mkdir -p "$cg"
+	echo $((memcg_mb << 20)) >"$cg/memory.max"
+	echo 0 >"$cg/memory.swap.max"
+	case $policy in
+	stock) ;;
+	classic) echo n >/sys/kernel/mm/lru_gen/enabled ;;
+	*) "$ctl" load "$policy" --cgroup "$cg" >/dev/null || exit 1 ;;
+	esac
+done
+
+echo "file_anon_mix: ${#arms[@]} arm(s), ${seconds}s, ${file_workers}x${file_mb} MiB file readers + ${anon_workers}x${anon_mb} MiB anon in ${memcg_mb} MiB" >&2
+for arm in "${arms[@]}"; do
+	name=${arm%%=*}
+	sh -c 'echo $$ >"$0/cgroup.procs"; exec "$@"' "/sys/fs/cgroup/mix-$name" \
+		"$mix" "$scratch/mix-$name.bin" "$file_workers" "$anon_workers" "$anon_mb" \
+		"$seconds" >"$out/$name.out" 2>&1 &
+done
+wait
+
+echo "arm,file_batches,anon_iterations,refault_file,refault_anon,oom_kill,pgscan,pgsteal" >"$out/mix.csv"
+for arm in "${arms[@]}"; do
+	name=${arm%%=*}
+	policy=${arm#*=}
+	cg=/sys/fs/cgroup/mix-$name
+	# an OOM-killed run printed nothing: its work counts as 0
+	read -r fb ai < <(awk '/^file_batches/ { print $2, $4 }' "$out/$name.out")
+	echo "$name,${fb:-0},${ai:-0},$(memstat "$cg" workingset_refault_file),$(memstat "$cg" workingset_refault_anon),$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.events"),$(memstat "$cg" pgscan),$(memstat "$cg" pgsteal)" >>"$out/mix.csv"
+	case $policy in
+	stock | classic) ;;
+	*) "$ctl" unload --cgroup "$cg" >/dev/null ;;
+	esac
+	echo 1 >"$cg/cgroup.kill" 2>/dev/null
+	sleep 0.5
+	rmdir "$cg" 2>/dev/null
+done
+echo y >/sys/kernel/mm/lru_gen/enabled
+cat "$out/mix.csv"
