@@ -2,7 +2,7 @@
 /*
  * thrash_aging: age when eviction only recycles the oldest generation
  * (seed 001). See thrash_aging.bpf.h. Knobs: refault_pct, min_evictions,
- * min_interval_ms.
+ * window_ms, min_interval_ms.
  */
 #include "thrash_aging.bpf.h"
 

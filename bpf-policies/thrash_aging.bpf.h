@@ -11,13 +11,22 @@
  * higher and is never evicted. The working set stays out of memory for
  * good (baseline: ~21k reads/s instead of ~250k, never recovering).
  *
- * The oldest generation is thrashing when, since it became the oldest,
- * min_evictions or more folios were evicted from it and refaults make up
- * refault_pct percent of them. Then age: the oldest generation is folded
- * into the next and a new youngest one starts, so the cold file becomes
- * the oldest and is evicted. At most once per min_interval_ms per memcg,
- * so a thrashing memcg ages at a bounded rate. A quiet system evicts
- * nothing and never triggers it.
+ * Where a page faulted in lands depends on the number of generations: with
+ * three it is the oldest one, with four the second oldest. Aging once
+ * gives the refaults a generation of their own; aging again while four
+ * generations exist folds the oldest into the next, so the cold file ends
+ * up in the oldest generation with the readers' pages and is evicted in
+ * turn. Thrash aging keeps aging while the thrashing lasts.
+ *
+ * The oldest generation is thrashing when, over a window of window_ms,
+ * min_evictions or more folios of a type were evicted from it and
+ * refaults made up refault_pct percent of them. The judgement is on the
+ * rate in the window, not on the counters since the generation became the
+ * oldest: a cold read evicts many folios at once before the refaults
+ * start, and a ratio over the whole life of the generation would only
+ * reach the threshold half a minute later. At most one aging per
+ * min_interval_ms per memcg. A quiet system evicts nothing and never
+ * triggers it.
  */
 #ifndef THRASH_AGING_BPF_H
 #define THRASH_AGING_BPF_H
@@ -26,49 +35,98 @@
 
 MGLRU_EXT_KNOB(
 	__u32, refault_pct, 50, 1, 100,
-	"refaults, as a percentage of evictions from the oldest generation, that mean thrashing");
+	"refaults, as a percentage of evictions from the oldest generation in a window, that mean thrashing");
 MGLRU_EXT_KNOB(
-	__u64, min_evictions, 1024, 1, 1000000000,
-	"evictions from the oldest generation before thrashing is judged");
-MGLRU_EXT_KNOB(__u32, min_interval_ms, 1000, 0, 600000,
+	__u64, min_evictions, 256, 1, 1000000000,
+	"evictions from the oldest generation in a window before thrashing is judged");
+MGLRU_EXT_KNOB(
+	__u32, window_ms, 500, 10, 600000,
+	"length of the window the eviction and refault rates are taken over");
+MGLRU_EXT_KNOB(__u32, min_interval_ms, 500, 0, 600000,
 	       "least time between two thrash-triggered agings of a memcg");
+
+/*
+ * Per memcg: the window being measured and the last thrash aging. The
+ * reclaimers of a memcg may race on it; a lost update only moves a window.
+ */
+struct thrash_window {
+	__u64 start_ns;
+	__u64 last_aged_ns;
+	__u64 min_seq[2];
+	__u64 evicted[2];
+	__u64 refaulted[2];
+};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 4096);
 	__type(key, __u64); /* cgroup id */
-	__type(value, __u64); /* when it last aged for thrashing, ns */
-} thrash_last_aged SEC(".maps");
+	__type(value, struct thrash_window);
+} thrash_windows SEC(".maps");
 
-static __always_inline bool type_thrashing(const struct mglru_ext_ctx *ctx,
-					   int type)
+/* Thrash agings done, for `bpftool map dump` and the tests. */
+__u64 thrash_agings;
+
+static __always_inline void window_start(struct thrash_window *w,
+					 const struct mglru_ext_ctx *ctx,
+					 __u64 now)
 {
-	__u64 evicted = sum_tiers(ctx->lru[type].evicted);
-	__u64 refaulted = sum_tiers(ctx->lru[type].refaulted);
+	int type;
 
+	w->start_ns = now;
+	for (type = 0; type < 2; type++) {
+		w->min_seq[type] = ctx->lru[type].min_seq;
+		w->evicted[type] = sum_tiers(ctx->lru[type].evicted);
+		w->refaulted[type] = sum_tiers(ctx->lru[type].refaulted);
+	}
+}
+
+/*
+ * Whether @type thrashed over the window. The counters belong to the
+ * oldest generation: when it changed during the window they are another
+ * generation's, and the window says nothing.
+ */
+static __always_inline bool type_thrashed(const struct thrash_window *w,
+					  const struct mglru_ext_ctx *ctx,
+					  int type)
+{
+	__u64 evicted = sum_tiers(ctx->lru[type].evicted) - w->evicted[type];
+	__u64 refaulted =
+		sum_tiers(ctx->lru[type].refaulted) - w->refaulted[type];
+
+	if (ctx->lru[type].min_seq != w->min_seq[type])
+		return false;
 	return evicted >= min_evictions &&
 	       refaulted * 100 >= evicted * refault_pct;
 }
 
-static __always_inline bool thrashing(const struct mglru_ext_ctx *ctx)
-{
-	if (type_thrashing(ctx, MGLRU_EXT_FILE))
-		return true;
-	return can_evict_anon(ctx) && type_thrashing(ctx, MGLRU_EXT_ANON);
-}
-
 static __always_inline s32 thrash_aging(const struct mglru_ext_ctx *ctx)
 {
-	__u64 now, key = ctx->cgroup_id, *last;
+	__u64 now = bpf_ktime_get_ns(), key = ctx->cgroup_id;
+	struct thrash_window *w, fresh = {};
+	bool thrashed;
 
-	if (ctx->stock == MGLRU_EXT_AGE_NOW || !thrashing(ctx))
+	if (ctx->stock == MGLRU_EXT_AGE_NOW)
 		return ctx->stock;
 
-	now = bpf_ktime_get_ns();
-	last = bpf_map_lookup_elem(&thrash_last_aged, &key);
-	if (last && now - *last < (__u64)min_interval_ms * 1000000)
+	w = bpf_map_lookup_elem(&thrash_windows, &key);
+	if (!w) {
+		window_start(&fresh, ctx, now);
+		bpf_map_update_elem(&thrash_windows, &key, &fresh, BPF_ANY);
 		return ctx->stock;
-	bpf_map_update_elem(&thrash_last_aged, &key, &now, BPF_ANY);
+	}
+	if (now - w->start_ns < (__u64)window_ms * 1000000)
+		return ctx->stock;
+
+	thrashed =
+		type_thrashed(w, ctx, MGLRU_EXT_FILE) ||
+		(can_evict_anon(ctx) && type_thrashed(w, ctx, MGLRU_EXT_ANON));
+	window_start(w, ctx, now);
+	if (!thrashed ||
+	    now - w->last_aged_ns < (__u64)min_interval_ms * 1000000)
+		return ctx->stock;
+	w->last_aged_ns = now;
+	__sync_fetch_and_add(&thrash_agings, 1);
 	return MGLRU_EXT_AGE_NOW;
 }
 

@@ -73,15 +73,27 @@ for arm in "${arms[@]}"; do
 done
 sync
 echo 3 >/proc/sys/vm/drop_caches
+# Fault the vec file in with one sequential read inside its memcg: under
+# TCG a 4 KiB major fault costs about a millisecond, and the random
+# readers alone would take minutes to bring their working set in. The
+# pages land where the readers' own faults would put them: in the oldest
+# generation, which MADV_RANDOM accesses never lift out of.
+for arm in "${arms[@]}"; do
+	name=${arm%%=*}
+	sh -c 'echo $$ >"$0/cgroup.procs"; exec cat "$1"' "/sys/fs/cgroup/thrash-$name" \
+		"$scratch/vec-$name.bin" >/dev/null
+done
 
 for arm in "${arms[@]}"; do
 	name=${arm%%=*}
 	cg=/sys/fs/cgroup/thrash-$name
 	rm -f "$out/$name"_iops.*.log
-	# fio: MADV_RANDOM (fadvise_hint=1) mmap readers, zipf like a vector index
+	# fio: MADV_RANDOM (fadvise_hint=1) mmap readers, zipf like a vector
+	# index; invalidate=0 keeps the warmed page cache
 	sh -c 'echo $$ >"$0/cgroup.procs"; exec "$@"' "$cg" \
 		fio --name=vec --filename="$scratch/vec-$name.bin" --ioengine=mmap --rw=randread \
 		--bs=4k --fadvise_hint=1 --random_distribution=zipf:0.8 --numjobs="$jobs" \
+		--invalidate=0 \
 		--time_based --runtime="$duration" --write_iops_log="$out/$name" \
 		--log_avg_msec=5000 --output=/dev/null &
 	pids+=($!)
@@ -123,8 +135,12 @@ while :; do
 		prev[$name.r]=$r
 		prev[$name.a]=$a
 	done
+	# the generations of each memcg, for the record
+	{ echo "t=$next"; cat /sys/kernel/debug/lru_gen; } >>"$out/lru_gen.txt"
 	echo "madv_random_thrash: t=${next}s of ${duration}s" >&2
 done
+# what each policy decided
+cp /sys/kernel/debug/mglru_ext/policies "$out/policies.txt" 2>/dev/null
 wait "${pids[@]}"
 
 # Join fio's per-5 s IOPS (summed over jobs) with the memcg samples.
