@@ -209,26 +209,6 @@ rm -rf /sys/fs/bpf/unpriv
 [ "$(cat /sys/kernel/mm/mglru_ext/nr_attached)" = 0 ]
 tap_ok $? "and attaches nothing"
 
-# 14. Attach and detach in a loop while reclaim runs.
-make_cgroup churn 64M 64M >/dev/null
-maps_before=$("$bpftool" map list | grep -c '^[0-9]')
-in_cgroup churn "$anon_touch" 24 2 30 >/dev/null &
-file_pressure churn "$file" 3 &
-cycles=0
-for i in $(seq 40); do
-	"$ctl" load "$bpf/test/scripted.bpf.o" --cgroup churn >/dev/null || break
-	"$ctl" unload --cgroup churn >/dev/null || break
-	cycles=$i
-done
-wait
-[ "$cycles" = 40 ]
-tap_ok $? "40 attach/detach cycles during reclaim"
-sleep 1
-maps_after=$("$bpftool" map list | grep -c '^[0-9]')
-[ "$maps_after" = "$maps_before" ] && [ "$(cat /sys/kernel/mm/mglru_ext/nr_attached)" = 0 ]
-tap_ok $? "no leaked maps ($maps_before before, $maps_after after) or policies"
-[ "$(memevent churn oom_kill)" = 0 ]
-tap_ok $? "no OOM kill during the churn"
-remove_cgroup churn
+# Attach/detach storms, bad-policy gallery and cgroup churn: test_hardening.sh.
 
 tap_end
