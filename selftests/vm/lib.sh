@@ -44,10 +44,11 @@ in_cgroup() {
 	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg" "$@"
 }
 
-# big_file NAME MB: a file on the scratch file system, created once
+# big_file NAME MB: a file on the scratch file system, created once and
+# written back, so that file_pressure can drop its page cache
 big_file() {
 	local f=$scratch/$1
-	[ -f "$f" ] || dd if=/dev/zero of="$f" bs=1M count="$2" status=none
+	[ -f "$f" ] || dd if=/dev/zero of="$f" bs=1M count="$2" conv=fsync status=none
 	echo "$f"
 }
 

@@ -60,7 +60,7 @@ for arm in "${arms[@]}"; do
 	name=${arm%%=*}
 	policy=${arm#*=}
 	file=$scratch/mix-$name.bin
-	[ -f "$file" ] || dd if=/dev/zero of="$file" bs=1M count="$file_mb" status=none
+	[ -f "$file" ] || dd if=/dev/zero of="$file" bs=1M count="$file_mb" conv=fsync status=none
 	dd if="$file" iflag=nocache count=0 status=none
 	cg=/sys/fs/cgroup/mix-$name
 	mkdir -p "$cg"

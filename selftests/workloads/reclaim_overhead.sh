@@ -48,7 +48,7 @@ if [ -e /sys/block/zram0 ]; then
 	mkswap /dev/zram0 >/dev/null && swapon /dev/zram0
 fi
 file=$scratch/overhead.bin
-[ -f "$file" ] || dd if=/dev/zero of="$file" bs=1M count="$file_mb" status=none
+[ -f "$file" ] || dd if=/dev/zero of="$file" bs=1M count="$file_mb" conv=fsync status=none
 sysctl -qw kernel.bpf_stats_enabled=1
 
 # hook_stats: calls and total ns of the struct_ops programs loaded now

@@ -52,7 +52,7 @@ echo 512M >/sys/block/zram0/disksize
 mkswap /dev/zram0 >/dev/null && swapon /dev/zram0 || exit 1
 
 file=$scratch/swappiness.bin
-[ -f "$file" ] || dd if=/dev/zero of="$file" bs=1M count="$file_mb" status=none
+[ -f "$file" ] || dd if=/dev/zero of="$file" bs=1M count="$file_mb" conv=fsync status=none
 vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 old_swappiness=$(cat /proc/sys/vm/swappiness)
 

@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Each shipped policy against stock MGLRU on a scaled-down version of its
+# seed's workload, in the same boot: the raw figures are printed, and the
+# direction of the effect the policy claims is asserted with a margin.
+# thrash_aging and swappiness are measured by `make demo` and `make bench`
+# only: neither shows its effect yet (see the README).
+. "$(dirname "$0")/lib.sh"
+
+workloads=$repo/selftests/workloads
+out=/run/tmp/policies
+rm -rf $out
+mkdir -p $out
+
+tap_begin
+unload_all
+
+# csv_field FILE ARM COLUMN: one value of a workload's CSV
+csv_field() {
+	python3 - "$@" <<'PY'
+import csv, sys
+path, arm, col = sys.argv[1:]
+for row in csv.DictReader(open(path)):
+    if row["arm"] == arm:
+        print(row[col])
+        break
+PY
+}
+
+# 1. isolation_throttle (seed 003): 192 threads write-touching 48 MiB in a
+# 16 MiB memcg, swap on dm-delay. Stock MGLRU piles up isolated folios and
+# OOM-kills; the throttle keeps the work going.
+"$workloads/isolation_pileup.sh" --out $out/pileup192 --threads 192 --seconds 20 \
+	--arm stock=stock --arm isolation_throttle=isolation_throttle | sed 's/^/# /'
+f=$out/pileup192/pileup.csv
+s_oom=$(csv_field $f stock oom_kill)
+p_oom=$(csv_field $f isolation_throttle oom_kill)
+p_touch=$(csv_field $f isolation_throttle touches)
+p_thr=$(csv_field $f isolation_throttle throttles)
+[ "${s_oom:-0}" -gt 0 ]
+tap_ok $? "192 threads: stock MGLRU OOM-kills ($s_oom kills, the seed 003 problem)"
+[ "$p_oom" = 0 ] && [ "${p_touch:-0}" -gt 0 ] && [ "${p_thr:-0}" -gt 0 ]
+tap_ok $? "192 threads: isolation_throttle completes with no OOM kill ($p_touch touches, $p_thr throttles)"
+
+"$workloads/isolation_pileup.sh" --out $out/pileup64 --threads 64 --seconds 20 \
+	--arm stock=stock --arm isolation_throttle=isolation_throttle | sed 's/^/# /'
+f=$out/pileup64/pileup.csv
+s_touch=$(csv_field $f stock touches)
+p_touch=$(csv_field $f isolation_throttle touches)
+[ "$(csv_field $f isolation_throttle oom_kill)" = 0 ] &&
+	[ "${p_touch:-0}" -ge $((${s_touch:-0} * 8 / 10)) ]
+tap_ok $? "64 threads: no loss of work (isolation_throttle $p_touch touches, stock $s_touch; margin 20%)"
+
+# 2. budget (seed 000): mmap file readers that pause plus anon churn above
+# the memcg limit, no swap; stock and budget side by side.
+"$workloads/file_anon_mix.sh" --out $out/mix --seconds 40 \
+	--arm stock=stock --arm budget=budget | sed 's/^/# /'
+f=$out/mix/mix.csv
+s_ref=$(csv_field $f stock refault_file)
+p_ref=$(csv_field $f budget refault_file)
+s_it=$(($(csv_field $f stock file_batches) + $(csv_field $f stock anon_iterations)))
+p_it=$(($(csv_field $f budget file_batches) + $(csv_field $f budget anon_iterations)))
+[ "$(csv_field $f budget oom_kill)" = 0 ]
+tap_ok $? "file_anon_mix: no OOM kill under budget (stock: $(csv_field $f stock oom_kill))"
+[ "${p_ref:-0}" -lt $((${s_ref:-0} * 8 / 10)) ]
+tap_ok $? "file_anon_mix: budget has fewer file refaults (budget $p_ref, stock $s_ref; margin 20%)"
+[ "$p_it" -ge $((s_it * 9 / 10)) ]
+tap_ok $? "file_anon_mix: no fewer iterations (budget $p_it, stock $s_it; margin 10%)"
+
+tap_end
