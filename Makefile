@@ -170,7 +170,7 @@ check-host: $(TEST_PARSE) loader policies
 	@selftests/host/run.sh
 
 check-vm: $(KSTAMP) policies loader workloads $(BPFTOOL) $(WARN_KO) $(ATTACH_STORM)
-	@selftests/run-vm-tests.sh --kernel $(BZIMAGE)
+	@selftests/run-vm-tests.sh --kernel $(BZIMAGE) $(TESTS)
 
 vm-shell: $(KSTAMP) policies loader workloads $(BPFTOOL)
 	@selftests/vm-run.sh --kernel $(BZIMAGE) --shell
