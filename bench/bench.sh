@@ -99,7 +99,7 @@ bench_mix() {
 		selftests/workloads/file_anon_mix.sh --out /run/results/classic \
 			--arm classic=classic'
 	{
-		echo "## file_anon_mix (seed 000): 16 mmap file readers + 16 anon workers in 256 MiB, no swap, 60 s"
+		echo "## file_anon_mix (seed 000): 16 mmap file readers + 16 anon workers in 208 MiB, no swap, 60 s"
 		echo
 		python3 - "$d/mglru/mix.csv" "$d/classic/mix.csv" <<'PY'
 import csv, sys
