@@ -119,7 +119,7 @@ start=$SECONDS
 last=0
 while :; do
 	next=$(((($SECONDS - start) / 5 + 1) * 5))
-	[ $next -le "$duration" ] || break
+	[ $next -lt "$duration" ] || break
 	while [ $((SECONDS - start)) -lt $next ]; do sleep 0.2; done
 	now=$((SECONDS - start))
 	dt=$((now - last))
