@@ -57,7 +57,7 @@ BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-I$(BUILD)/include -I$(LIBBPF_INC) -I$(REPO)/include -I$(REPO)/bpf-policies
 
 .PHONY: all deps kernel kernel-stock kernel-debug kernel-bench tools policies loader workloads \
-	check check-host check-vm demo bench vm-shell fuzz checkpatch check-series format clean
+	check check-host check-vm check-debug demo bench vm-shell fuzz checkpatch check-series format clean
 
 all: policies loader
 
@@ -171,6 +171,12 @@ check-host: $(TEST_PARSE) loader policies
 
 check-vm: $(KSTAMP) policies loader workloads $(BPFTOOL) $(WARN_KO) $(ATTACH_STORM)
 	@selftests/run-vm-tests.sh --kernel $(BZIMAGE) $(TESTS)
+
+# The safety tests on the KASAN + lockdep + DEBUG_LIST/VM kernel: slower
+# than check, not run by CI.
+check-debug: $(KSTAMP_DEBUG) policies loader workloads $(BPFTOOL) $(ATTACH_STORM)
+	@VM_TIMEOUT=5400 selftests/run-vm-tests.sh --kernel $(BZIMAGE_DEBUG) --guest-only \
+		$(or $(TESTS),test_boot test_hooks test_hardening)
 
 vm-shell: $(KSTAMP) policies loader workloads $(BPFTOOL)
 	@selftests/vm-run.sh --kernel $(BZIMAGE) --shell

@@ -12,21 +12,25 @@
  * good (baseline: ~21k reads/s instead of ~250k, never recovering).
  *
  * Where a page faulted in lands depends on the number of generations: with
- * three or fewer it is the oldest one, with four the second oldest. Aging
- * once, from three generations to four, sends the refaults one generation
- * up; eviction then drains the oldest generation for good, and the next
- * one, holding the cold file and the refaults that came after it, becomes
- * the oldest. With three generations again the thrashing resumes there
- * and the next aging sends the refaults up once more, so the cold file is
- * evicted on the way (the baseline's two agings by hand do the same).
+ * three or fewer it is the oldest one, with four the second oldest. Once
+ * the oldest generation thrashes, thrash aging collapses every generation
+ * that existed then into the oldest one: it ages until the oldest
+ * generation's sequence number reaches the youngest one's at detection
+ * (from three generations: one aging, then two that fold). The refaults
+ * that follow land above, where the readers' working set builds up again,
+ * while eviction works through the collapsed generation: the cold file and
+ * the readers' pages of before, on equal terms. Until that generation is
+ * gone no more thrash aging is done.
  *
- * Thrash aging never ages a type that has all four generations: that
- * would fold the oldest generation into the next one, and a fold reverses
- * the folded folios' order and puts them where eviction starts. Measured
- * in the reproducer: aging on every thrashing window folded 21 times in
- * 70 s, held all 60k file folios in one generation, and every fold put
- * the readers' latest refaults first in line; the cold file was never
- * reached. Without folds, eviction works through the oldest generation.
+ * Both halves matter, measured in the reproducer (256 MiB memcg, cold read
+ * at t=30; pre-read 45-66k reads/s):
+ * - aging on every thrashing window without a hold folded 21 times in
+ *   70 s; a fold reverses the folded folios and puts them where eviction
+ *   starts, so the readers' latest refaults were evicted first every
+ *   other fold: 16-20k reads/s to the end, cold file 119/120 MiB cached;
+ * - aging only without folds (twice in the run) left the cold file a
+ *   generation above the readers' rebuilt set, which was evicted before
+ *   it: 28-31k reads/s until t=85, 55k after, cold still cached.
  *
  * The oldest generation is thrashing when, over a window of window_ms,
  * min_evictions or more folios of a type were evicted from it and
@@ -62,6 +66,12 @@ MGLRU_EXT_KNOB(__u32, min_interval_ms, 500, 0, 600000,
 struct thrash_window {
 	__u64 start_ns;
 	__u64 last_aged_ns;
+	/* collapsing: age while the oldest generation of burst_type is older */
+	__u64 burst_seq;
+	/* collapsed: no thrash aging while hold_seq is the oldest generation */
+	__u64 hold_seq;
+	__u32 burst_type;
+	__u32 holding;
 	__u64 min_seq[2];
 	__u64 evicted[2];
 	__u64 refaulted[2];
@@ -74,7 +84,8 @@ struct {
 	__type(value, struct thrash_window);
 } thrash_windows SEC(".maps");
 
-/* Thrash agings done, for `bpftool map dump` and the tests. */
+/* Thrash episodes and the agings they took, for `bpftool map dump`. */
+__u64 thrash_bursts;
 __u64 thrash_agings;
 
 static __always_inline void window_start(struct thrash_window *w,
@@ -110,24 +121,12 @@ static __always_inline bool type_thrashed(const struct thrash_window *w,
 	       refaulted * 100 >= evicted * refault_pct;
 }
 
-/*
- * Aging adds a generation; with all of them in use it first folds the
- * oldest into the next, which an evictable anon type (with swap) shares.
- */
-static __always_inline bool may_age_without_fold(const struct mglru_ext_ctx *ctx,
-						 int type)
-{
-	if (ctx->lru[type].nr_gens >= MGLRU_EXT_NR_GENS)
-		return false;
-	return type == MGLRU_EXT_ANON || !can_evict_anon(ctx) ||
-	       ctx->lru[MGLRU_EXT_ANON].nr_gens < MGLRU_EXT_NR_GENS;
-}
-
 static __always_inline s32 thrash_aging(const struct mglru_ext_ctx *ctx)
 {
 	__u64 now = bpf_ktime_get_ns(), key = ctx->cgroup_id;
 	struct thrash_window *w, fresh = {};
-	bool thrashed;
+	__u64 oldest;
+	int type;
 
 	if (ctx->stock == MGLRU_EXT_AGE_NOW)
 		return ctx->stock;
@@ -138,19 +137,41 @@ static __always_inline s32 thrash_aging(const struct mglru_ext_ctx *ctx)
 		bpf_map_update_elem(&thrash_windows, &key, &fresh, BPF_ANY);
 		return ctx->stock;
 	}
+
+	oldest = w->burst_type == MGLRU_EXT_ANON ?
+			 ctx->lru[MGLRU_EXT_ANON].min_seq :
+			 ctx->lru[MGLRU_EXT_FILE].min_seq;
+	if (w->burst_seq) {
+		if (oldest < w->burst_seq) {
+			__sync_fetch_and_add(&thrash_agings, 1);
+			return MGLRU_EXT_AGE_NOW;
+		}
+		/* collapsed: hold until eviction is through it */
+		w->hold_seq = w->burst_seq;
+		w->holding = 1;
+		w->burst_seq = 0;
+	}
+	if (w->holding && oldest <= w->hold_seq)
+		return ctx->stock;
+	w->holding = 0;
+
 	if (now - w->start_ns < (__u64)window_ms * 1000000)
 		return ctx->stock;
 
-	thrashed = may_age_without_fold(ctx, MGLRU_EXT_FILE) &&
-		   type_thrashed(w, ctx, MGLRU_EXT_FILE);
-	thrashed |= can_evict_anon(ctx) &&
-		    may_age_without_fold(ctx, MGLRU_EXT_ANON) &&
-		    type_thrashed(w, ctx, MGLRU_EXT_ANON);
+	type = -1;
+	if (type_thrashed(w, ctx, MGLRU_EXT_FILE))
+		type = MGLRU_EXT_FILE;
+	else if (can_evict_anon(ctx) && type_thrashed(w, ctx, MGLRU_EXT_ANON))
+		type = MGLRU_EXT_ANON;
 	window_start(w, ctx, now);
-	if (!thrashed ||
+	if (type < 0 ||
 	    now - w->last_aged_ns < (__u64)min_interval_ms * 1000000)
 		return ctx->stock;
+
 	w->last_aged_ns = now;
+	w->burst_type = type;
+	w->burst_seq = ctx->max_seq;
+	__sync_fetch_and_add(&thrash_bursts, 1);
 	__sync_fetch_and_add(&thrash_agings, 1);
 	return MGLRU_EXT_AGE_NOW;
 }
