@@ -75,6 +75,8 @@ struct thrash_window {
 	__u64 min_seq[2];
 	__u64 evicted[2];
 	__u64 refaulted[2];
+	__u64 max_seq;
+	__u64 youngest[2];
 };
 
 struct {
@@ -88,6 +90,21 @@ struct {
 __u64 thrash_bursts;
 __u64 thrash_agings;
 
+/* The size of the youngest generation (constant offsets for the verifier) */
+static __always_inline __u64 youngest_size(const struct mglru_ext_lru *lru)
+{
+	switch (lru->nr_gens) {
+	case 4:
+		return lru->gen_size[3];
+	case 3:
+		return lru->gen_size[2];
+	case 2:
+		return lru->gen_size[1];
+	default:
+		return lru->gen_size[0];
+	}
+}
+
 static __always_inline void window_start(struct thrash_window *w,
 					 const struct mglru_ext_ctx *ctx,
 					 __u64 now)
@@ -95,7 +112,9 @@ static __always_inline void window_start(struct thrash_window *w,
 	int type;
 
 	w->start_ns = now;
+	w->max_seq = ctx->max_seq;
 	for (type = 0; type < 2; type++) {
+		w->youngest[type] = youngest_size(&ctx->lru[type]);
 		w->min_seq[type] = ctx->lru[type].min_seq;
 		w->evicted[type] = sum_tiers(ctx->lru[type].evicted);
 		w->refaulted[type] = sum_tiers(ctx->lru[type].refaulted);
@@ -115,7 +134,18 @@ static __always_inline bool type_thrashed(const struct thrash_window *w,
 	__u64 refaulted =
 		sum_tiers(ctx->lru[type].refaulted) - w->refaulted[type];
 
-	if (ctx->lru[type].min_seq != w->min_seq[type])
+	__u64 young = youngest_size(&ctx->lru[type]);
+
+	if (ctx->lru[type].min_seq != w->min_seq[type] ||
+	    ctx->max_seq != w->max_seq)
+		return false;
+	/*
+	 * Whatever still streams into the youngest generation (a cold read
+	 * through a mapping with recency) would land above the collapsed
+	 * one and outlive the readers' pages: judge once it has stopped.
+	 */
+	if (young > w->youngest[type] &&
+	    (young - w->youngest[type]) * 4 > evicted)
 		return false;
 	return evicted >= min_evictions &&
 	       refaulted * 100 >= evicted * refault_pct;
