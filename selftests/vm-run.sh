@@ -108,6 +108,9 @@ append="console=ttyS0 loglevel=5 panic=-1 root=hostroot rootfstype=9p"
 append+=" rootflags=trans=virtio,version=9p2000.L,msize=262144 ro"
 append+=" init=$repo/selftests/vm-init.sh MGLRU_REPO=$repo"
 append+=" transparent_hugepage=never"
+# VM_APPEND: more kernel parameters, e.g. the debug kernel's longer
+# watchdog limits (under TCG a KASAN kernel is ~10x slower than real)
+append+=" ${VM_APPEND:-}"
 
 qemu=(qemu-system-x86_64 "${accel_opts[@]}" -m "$mem" -smp "$smp"
 	-kernel "$kernel" -append "$append" -no-reboot -nodefaults
