@@ -8,7 +8,10 @@
  * check: with many reclaimers in a small memcg, most of its folios sit
  * isolated at once and the charge OOMs. Per lruvec and per type, a type is
  * over-isolated when its isolated folios exceed about one generation
- * (evictable / MIN_NR_GENS). Reclaim goes on with the types that are not;
+ * (evictable / MIN_NR_GENS) divided by noio_factor; reclaim that may not
+ * do I/O or FS gets the whole generation, as in the seed, where reclaim
+ * with I/O and FS has its evictable count shifted right by 3 (8 = the
+ * default noio_factor). Reclaim goes on with the types that are not;
  * only when every evictable type is over-isolated does it throttle, up to
  * max_throttles sleeps of the kernel's 20 ms for the batch, and if that
  * didn't help it stops the pass (no faked progress). An lruvec
@@ -22,8 +25,9 @@
 
 #include "policy.bpf.h"
 
-MGLRU_EXT_KNOB(__u32, noio_factor, 8, 1, 1024,
-	       "threshold multiplier for reclaim that may not do I/O or FS");
+MGLRU_EXT_KNOB(
+	__u32, noio_factor, 8, 1, 1024,
+	"how many times more isolated folios reclaim without I/O or FS may leave before it is throttled");
 MGLRU_EXT_KNOB(__u32, max_throttles, 8, 1, 8,
 	       "sleeps per batch while over-isolated before the pass ends");
 
@@ -32,8 +36,8 @@ static __always_inline bool over_isolated(const struct mglru_ext_ctx *ctx,
 {
 	__u64 threshold = ctx->lru[type].evictable / MIN_NR_GENS;
 
-	if (!may_io_and_fs(ctx))
-		threshold *= noio_factor;
+	if (may_io_and_fs(ctx))
+		threshold /= noio_factor;
 	return ctx->lru[type].isolated > threshold;
 }
 
@@ -45,6 +49,16 @@ static __always_inline s32 isolation_throttle(const struct mglru_ext_ctx *ctx)
 		usable |= MGLRU_EXT_ALLOW_FILE;
 	if (can_evict_anon(ctx) && ctx->lru[MGLRU_EXT_ANON].evictable)
 		usable |= MGLRU_EXT_ALLOW_ANON;
+
+	/*
+	 * The last priority is the charge's last chance before OOM: decide
+	 * as stock there. A restriction to a type that has too little to
+	 * give (a few pages of program text next to an over-isolated anon
+	 * set) would otherwise end every pass with nothing reclaimed: at 64
+	 * threads, where stock survives, that OOM-killed in a second.
+	 */
+	if (!ctx->priority)
+		return ctx->stock;
 
 	/* nothing to evict is not over-isolation: don't wait for it */
 	if (!usable)

@@ -70,7 +70,7 @@ tap_ok $? "file_anon_mix: no fewer iterations (budget $p_it, stock $s_it; margin
 
 # 3. thrash_aging (seed 001): MADV_RANDOM readers and a cold file read at
 # t=40 in two sibling memcgs; stock MGLRU never recovers. Target: back to
-# 80% of the pre-read rate within 25 s of the cold read (classic LRU's).
+# 70% of the pre-read rate within 25 s of the cold read (classic LRU's).
 "$workloads/madv_random_thrash.sh" --out $out/thrash --duration 120 --cold-at 40 \
 	--arm stock=stock --arm thrash_aging=thrash_aging 2>/dev/null | sed 's/^/# /'
 python3 "$repo/bench/summarize_thrash.py" $out/thrash 40 stock thrash_aging | sed 's/^/# /'
