@@ -52,19 +52,26 @@ def summarize(rows, cold_at):
 
 def plot(out_dir, arms, cold_at):
     script = os.path.join(out_dir, "thrash.gp")
-    series = ", ".join(
-        f"'{out_dir}/{arm}.csv' using 1:2 every ::1 with linespoints title '{arm}'"
-        for arm in arms)
+
+    def series(column):
+        return ", ".join(
+            f"'{out_dir}/{arm}.csv' using 1:{column} every ::1 with linespoints title '{arm}'"
+            for arm in arms)
+
+    # reads/s on top, the file refaults behind them below, same time axis
     with open(script, "w") as f:
         f.write(f"""set datafile separator ','
-set terminal pngcairo size 900,500 noenhanced
+set terminal pngcairo size 900,750 noenhanced
 set output '{out_dir}/thrash.png'
-set title 'MADV_RANDOM readers, cold file read at t={cold_at} s (madv\\_random\\_thrash)'
+set multiplot layout 2,1 title 'MADV_RANDOM readers, cold file read at t={cold_at} s (madv_random_thrash)'
 set xlabel 'time (s)'
-set ylabel 'vec reads/s (fio, all jobs)'
 set arrow from {cold_at}, graph 0 to {cold_at}, graph 1 nohead dashtype 2
 set key top right
-plot {series}
+set ylabel 'vec reads/s (fio, all jobs)'
+plot {series(2)}
+set ylabel 'file refaults/s (memcg)'
+plot {series(4)}
+unset multiplot
 """)
     try:
         subprocess.run(["gnuplot", script], check=True)
