@@ -80,7 +80,7 @@ for rep in $(seq "$reps"); do
 		sys=$(awk 'NR == 2 { split($2, t, "m"); sub("s", "", t[2]); print t[1] * 60 + t[2] }' "$out/times.$name.$rep")
 		steal=$(awk '$1 == "pgsteal" { print $2 }' "$cg/memory.stat")
 		read -r calls ns < <(hook_stats)
-		pps=$(awk -v p="$steal" -v s="$sys" 'BEGIN { printf "%.0f", s > 0 ? p / s : 0 }')
+		pps=$(awk -v p="$steal" -v s="$sys" 'BEGIN { printf "%.0f", (s > 0 ? p / s : 0) }')
 		echo "$name,$rep,$sys,$steal,$pps,$calls,$ns" >>"$out/overhead.csv"
 		echo "reclaim_overhead: $name rep $rep: $pps pages per system second" >&2
 		[ "$policy" = none ] || "$ctl" unload --cgroup "$cg" >/dev/null
