@@ -122,7 +122,7 @@ $(BUILD)/bpf/test/%.bpf.o: selftests/policies/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $
 
 loader: $(MGLRUCTL)
 
-WORKLOAD_BINS := $(BUILD)/bin/anon_touch $(BUILD)/bin/file_anon_mix
+WORKLOAD_BINS := $(BUILD)/bin/anon_touch $(BUILD)/bin/file_anon_mix $(BUILD)/bin/anon_file_lockstep
 
 # A module that WARNs on load, for the VM runner's own tests, built out of
 # tree against the patched kernel.

@@ -76,9 +76,9 @@ PY
 
 bench_swappiness() {
 	local d=$out/swappiness
-	echo "bench: swappiness_sweep, stock then the swappiness policy"
+	echo "bench: swappiness_sweep, stock, the swappiness policy, then classic LRU"
 	vm "$patched" "$d" selftests/workloads/swappiness_sweep.sh --out /run/results \
-		--arm stock=stock --arm swappiness=swappiness --seconds 20
+		--arm stock=stock --arm swappiness=swappiness --arm classic=classic --seconds 20
 	{
 		echo "## swappiness_sweep (seed 004): anon share of reclaimed pages"
 		echo
@@ -91,7 +91,7 @@ print("|---|" + "---|" * len(values))
 for arm in dict.fromkeys(r["arm"] for r in rows):
     share = {int(r["swappiness"]): r["anon_share"] for r in rows if r["arm"] == arm}
     print(f"| {arm} | " + " | ".join(share.get(v, "-") for v in values) + " |")
-print("| classic LRU (baseline-stock-6.12.md) | 0.15 | 0.25 | 0.33 | 0.45 | 0.77 |")
+print("| classic LRU in baseline-stock-6.12.md | 0.15 | 0.25 | 0.33 | 0.45 | 0.77 |")
 PY
 		echo
 	} | tee -a "$summary"

@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # swappiness_sweep (seed 004, baseline-stock-6.12.md): anon written and a
-# file read with read() at equal rates in a memcg with zram swap, at each
-# swappiness; the anon share of reclaimed pages tells whether reclaim
-# follows swappiness. Stock 6.12 MGLRU never swaps here.
+# file read with 4 KiB pread() in lockstep (anon_file_lockstep: one page
+# of each per step) in a memcg with zram swap, at each swappiness; the
+# anon share of reclaimed pages tells whether reclaim follows swappiness.
+# Stock 6.12 MGLRU never swaps here.
 #
 # Runs in the guest, arms one after the other (swappiness is global).
+# POLICY: a shipped policy, a .bpf.o, "stock" (no policy) or "classic"
+# (lru_gen disabled for that arm; the arms run one after the other).
 # Usage: swappiness_sweep.sh --out DIR [--arm NAME=POLICY]... [--seconds S]
 #        [--values "10 60 100 140 190"] [--memcg-mb MB] [--anon-mb MB] [--file-mb MB]
 # Writes DIR/swappiness.csv: arm,swappiness,pgsteal_anon,pgsteal_file,anon_share,
@@ -14,7 +17,7 @@
 set -u
 repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 ctl=$repo/build/bin/mglructl
-anon_touch=$repo/build/bin/anon_touch
+lockstep=$repo/build/bin/anon_file_lockstep
 scratch=${MGLRU_SCRATCH:-/run/scratch}
 
 out=
@@ -66,15 +69,15 @@ for arm in "${arms[@]}"; do
 		mkdir -p "$cg"
 		echo $((memcg_mb << 20)) >"$cg/memory.max"
 		echo max >"$cg/memory.swap.max"
-		[ "$policy" = stock ] || "$ctl" load "$policy" --cgroup "$cg" >/dev/null || exit 1
+		case $policy in
+		stock) ;;
+		classic) echo n >/sys/kernel/mm/lru_gen/enabled ;;
+		*) "$ctl" load "$policy" --cgroup "$cg" >/dev/null || exit 1 ;;
+		esac
 		dd if="$file" iflag=nocache count=0 status=none
 		a0=$(vmstat pgsteal_anon)
 		f0=$(vmstat pgsteal_file)
-		# the two in lockstep: anon writes and read() of the file
-		sh -c 'echo $$ >"$0/cgroup.procs"; exec "$@"' "$cg" "$anon_touch" "$anon_mb" 1 "$seconds" >/dev/null &
-		sh -c 'echo $$ >"$0/cgroup.procs"; end=$(($(date +%s) + $2)); while [ $(date +%s) -lt $end ]; do cat "$1" >/dev/null; done' \
-			"$cg" "$file" "$seconds" &
-		wait
+		sh -c 'echo $$ >"$0/cgroup.procs"; exec "$@"' "$cg" "$lockstep" "$anon_mb" "$file" "$seconds" >/dev/null
 		a=$(($(vmstat pgsteal_anon) - a0))
 		f=$(($(vmstat pgsteal_file) - f0))
 		ra=$(awk '$1 == "workingset_refault_anon" { print $2 }' "$cg/memory.stat")
@@ -82,7 +85,11 @@ for arm in "${arms[@]}"; do
 		share=$(awk -v a="$a" -v f="$f" 'BEGIN { printf "%.2f", (a + f) ? a / (a + f) : 0 }')
 		echo "$name,$s,$a,$f,$share,$ra,$rf" >>"$out/swappiness.csv"
 		echo "swappiness_sweep: $name swappiness=$s anon share $share" >&2
-		[ "$policy" = stock ] || "$ctl" unload --cgroup "$cg" >/dev/null
+		case $policy in
+		stock) ;;
+		classic) echo y >/sys/kernel/mm/lru_gen/enabled ;;
+		*) "$ctl" unload --cgroup "$cg" >/dev/null ;;
+		esac
 		echo 1 >"$cg/cgroup.kill" 2>/dev/null
 		sleep 1
 		rmdir "$cg"
