@@ -13,8 +13,23 @@
  * evicted folios come back more often is pressed less. Batches are then
  * dealt to keep the running split at that target.
  *
- * Knob: feedback_permille, how much a fully refaulting type's pressure is
- * reduced (0 ignores refaults: the split is swappiness alone).
+ * Dealing batches is not enough on its own. Measured in the seed's
+ * workload (lru_gen of the memcg during the sweep): page cache read with
+ * pread() is added to the oldest generation and recycled there, so stock
+ * never ages; the anon pages, added a generation below the youngest and
+ * promoted by every aging walk, all sit in the youngest generation, and the
+ * oldest anon generation is empty. A batch dealt to anon then scans
+ * nothing and falls back to file: anon share 0.00 at every swappiness. So
+ * when anon is owed a batch and its oldest generation is empty, the policy
+ * ages the memcg (at most once per min_aging_interval_ms): two or three
+ * agings bring the anon pages not touched since the previous walk down to
+ * the oldest generation, where eviction finds them in walk order, as the
+ * classic LRU finds its inactive anon pages.
+ *
+ * Knobs: feedback_permille, how much a fully refaulting type's pressure is
+ * reduced (0 ignores refaults: the split is swappiness alone);
+ * min_aging_interval_ms, the least time between two agings the policy asks
+ * for (0: never ages, the split only deals what the generations offer).
  */
 #include "policy.bpf.h"
 
@@ -24,10 +39,16 @@ MGLRU_EXT_POLICY_DESC(
 MGLRU_EXT_KNOB(__u32, feedback_permille, 1000, 0, 10000,
 	       "weight of refault feedback in the split (0: swappiness alone)");
 
+MGLRU_EXT_KNOB(__u32, min_aging_interval_ms, 100, 0, 600000,
+	       "least time between two agings for anon with an empty oldest generation (0: never)");
+
 #define MAX_SWAPPINESS 200
 
 struct split {
 	__u64 batches[2];
+	/* anon was owed a batch but had nothing in its oldest generation */
+	__u32 anon_starved;
+	__u64 last_aged_ns;
 };
 
 struct {
@@ -58,13 +79,33 @@ static __always_inline bool can_evict(const struct mglru_ext_ctx *ctx, int type)
 	return ctx->lru[type].evictable && ctx->lru[type].nr_gens > MIN_NR_GENS;
 }
 
-MGLRU_EXT_HOOK(s32, swappiness_choose_type)
+/* A batch of the type would find folios in its oldest generation. */
+static __always_inline bool has_oldest(const struct mglru_ext_ctx *ctx, int type)
+{
+	return ctx->lru[type].nr_gens > MIN_NR_GENS &&
+	       ctx->lru[type].gen_size[0] > 0;
+}
+
+static __always_inline struct split *split_of(const struct mglru_ext_ctx *ctx)
 {
 	struct split zero = {}, *split;
-	__u64 anon_w, file_w, anon_n, total_n, key = ctx->cgroup_id;
+	__u64 key = ctx->cgroup_id;
+
+	split = bpf_map_lookup_elem(&splits, &key);
+	if (split)
+		return split;
+	bpf_map_update_elem(&splits, &key, &zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&splits, &key);
+}
+
+MGLRU_EXT_HOOK(s32, swappiness_choose_type)
+{
+	__u64 anon_w, file_w, anon_n, total_n;
+	struct split *split;
 	int type;
 
-	if (!can_evict(ctx, MGLRU_EXT_ANON) || !can_evict(ctx, MGLRU_EXT_FILE))
+	if (!ctx->lru[MGLRU_EXT_ANON].evictable || !can_evict_anon(ctx) ||
+	    !can_evict(ctx, MGLRU_EXT_FILE))
 		return ctx->stock;
 
 	/* refaults of one type push pressure toward the other */
@@ -75,19 +116,20 @@ MGLRU_EXT_HOOK(s32, swappiness_choose_type)
 		 (1000 + refault_permille(ctx, MGLRU_EXT_ANON) *
 				 feedback_permille / 1000);
 
-	split = bpf_map_lookup_elem(&splits, &key);
-	if (!split) {
-		bpf_map_update_elem(&splits, &key, &zero, BPF_NOEXIST);
-		split = bpf_map_lookup_elem(&splits, &key);
-		if (!split)
-			return ctx->stock;
-	}
+	split = split_of(ctx);
+	if (!split)
+		return ctx->stock;
 
 	/* evict anon while its share of batches is below its target share */
 	anon_n = split->batches[MGLRU_EXT_ANON];
 	total_n = anon_n + split->batches[MGLRU_EXT_FILE];
 	type = anon_n * (anon_w + file_w) <= total_n * anon_w ? MGLRU_EXT_ANON :
 								MGLRU_EXT_FILE;
+	/* owed a batch with nothing to give: file now, aging asked for */
+	if (type == MGLRU_EXT_ANON && !has_oldest(ctx, MGLRU_EXT_ANON)) {
+		split->anon_starved = 1;
+		type = MGLRU_EXT_FILE;
+	}
 
 	__sync_fetch_and_add(&split->batches[type], 1);
 	/* forget old history so the split follows swappiness changes */
@@ -98,8 +140,29 @@ MGLRU_EXT_HOOK(s32, swappiness_choose_type)
 	return type;
 }
 
+/* Bring untouched anon down to the oldest generation when it is owed. */
+MGLRU_EXT_HOOK(s32, swappiness_aging)
+{
+	__u64 now = bpf_ktime_get_ns();
+	struct split *split;
+
+	if (!min_aging_interval_ms || !can_evict_anon(ctx) ||
+	    !ctx->lru[MGLRU_EXT_ANON].evictable ||
+	    has_oldest(ctx, MGLRU_EXT_ANON))
+		return ctx->stock;
+	split = split_of(ctx);
+	if (!split || !split->anon_starved ||
+	    now - split->last_aged_ns < min_aging_interval_ms * 1000000ULL)
+		return ctx->stock;
+
+	split->anon_starved = 0;
+	split->last_aged_ns = now;
+	return MGLRU_EXT_AGE_NOW;
+}
+
 SEC(".struct_ops.link")
 struct mglru_ext_ops swappiness_ops = {
 	.choose_type = (void *)swappiness_choose_type,
+	.aging = (void *)swappiness_aging,
 	.name = "swappiness",
 };
