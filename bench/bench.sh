@@ -53,9 +53,10 @@ bench_thrash() {
 
 bench_pileup() {
 	local d=$out/pileup
-	echo "bench: isolation_pileup, 192 threads, stock then isolation_throttle"
+	echo "bench: isolation_pileup, 192 threads, stock, isolation_throttle, then classic LRU"
 	vm "$patched" "$d" selftests/workloads/isolation_pileup.sh --out /run/results \
-		--arm stock=stock --arm isolation_throttle=isolation_throttle --threads 192 --seconds 30
+		--arm stock=stock --arm isolation_throttle=isolation_throttle --arm classic=classic \
+		--threads 192 --seconds 30
 	{
 		echo "## isolation_pileup (seed 003): 192 threads, 48 MiB in a 16 MiB memcg, swap on dm-delay"
 		echo

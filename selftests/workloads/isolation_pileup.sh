@@ -7,10 +7,12 @@
 # isolated folios. Stock 6.12 MGLRU OOM-kills at 96+ threads.
 #
 # Runs in the guest, one arm after the other (they share the swap device).
-# POLICY: a shipped policy, a .bpf.o, or "stock".
+# POLICY: a shipped policy, a .bpf.o, "stock" (no policy) or "classic"
+# (lru_gen disabled for that arm).
 #
 # Usage: isolation_pileup.sh --out DIR [--arm NAME=POLICY]... [--threads N]
 #        [--seconds S] [--memcg-mb MB] [--anon-mb MB] [--delay-ms MS]
+#        [--set KNOB=VALUE]... (knobs of the policy arms)
 # Writes DIR/pileup.csv: arm,threads,touches,oom_kill,oom,throttles,pgscan,pgsteal
 set -u
 repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -20,6 +22,7 @@ swapdev=${MGLRU_SWAPDEV:-/dev/vdb}
 
 out=
 arms=()
+knobs=()
 threads=192
 seconds=30
 memcg_mb=16
@@ -29,6 +32,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2 ;;
 	--arm) arms+=("$2") ;;
+	--set) knobs+=(--set "$2") ;;
 	--threads) threads=$2 ;;
 	--seconds) seconds=$2 ;;
 	--memcg-mb) memcg_mb=$2 ;;
@@ -59,8 +63,10 @@ for arm in "${arms[@]}"; do
 	echo $((memcg_mb << 20)) >"$cg/memory.max"
 	echo max >"$cg/memory.swap.max"
 	id=
-	if [ "$policy" != stock ]; then
-		"$ctl" load "$policy" --cgroup "$cg" >/dev/null || exit 1
+	if [ "$policy" = classic ]; then
+		echo n >/sys/kernel/mm/lru_gen/enabled
+	elif [ "$policy" != stock ]; then
+		"$ctl" load "$policy" --cgroup "$cg" "${knobs[@]}" >/dev/null || exit 1
 		id=$(awk '$1 ~ /^id=/ && / state=attached/ { sub("id=", "", $1); id = $1 } END { print id }' \
 			/sys/kernel/debug/mglru_ext/policies)
 	fi
@@ -74,6 +80,7 @@ for arm in "${arms[@]}"; do
 		"$ctl" unload --cgroup "$cg" >/dev/null
 	fi
 	ev() { awk -v k="$2" '$1 == k { print $2 }' "$cg/$1"; }
+	[ "$policy" = classic ] && echo y >/sys/kernel/mm/lru_gen/enabled
 	echo "$name,$threads,${touches:-0},$(ev memory.events oom_kill),$(ev memory.events oom),${throttles:-0},$(ev memory.stat pgscan),$(ev memory.stat pgsteal)" >>"$out/pileup.csv"
 	echo "isolation_pileup: $name done" >&2
 	echo 1 >"$cg/cgroup.kill" 2>/dev/null
