@@ -24,7 +24,11 @@
  * ages the memcg (at most once per min_aging_interval_ms): two or three
  * agings bring the anon pages not touched since the previous walk down to
  * the oldest generation, where eviction finds them in walk order, as the
- * classic LRU finds its inactive anon pages.
+ * classic LRU finds its inactive anon pages. The same holds the other way:
+ * once file is down to MIN_NR_GENS generations (stock only ages on anon's
+ * count) a file batch falls back to anon, which at swappiness 10 gave an
+ * anon share of 0.56; a file batch with nothing to evict asks for aging
+ * too.
  *
  * Knobs: feedback_permille, how much a fully refaulting type's pressure is
  * reduced (0 ignores refaults: the split is swappiness alone);
@@ -40,14 +44,14 @@ MGLRU_EXT_KNOB(__u32, feedback_permille, 1000, 0, 10000,
 	       "weight of refault feedback in the split (0: swappiness alone)");
 
 MGLRU_EXT_KNOB(__u32, min_aging_interval_ms, 100, 0, 600000,
-	       "least time between two agings for anon with an empty oldest generation (0: never)");
+	       "least time between two agings for a type owed a batch with nothing to evict (0: never)");
 
 #define MAX_SWAPPINESS 200
 
 struct split {
 	__u64 batches[2];
-	/* anon was owed a batch but had nothing in its oldest generation */
-	__u32 anon_starved;
+	/* a type was owed a batch but had no generation to evict from */
+	__u32 starved;
 	__u64 last_aged_ns;
 };
 
@@ -70,13 +74,6 @@ static __always_inline __u64 refault_permille(const struct mglru_ext_ctx *ctx,
 	if (refaulted > total)
 		refaulted = total;
 	return refaulted * 1000 / (total + 1);
-}
-
-static __always_inline bool can_evict(const struct mglru_ext_ctx *ctx, int type)
-{
-	if (type == MGLRU_EXT_ANON && !can_evict_anon(ctx))
-		return false;
-	return ctx->lru[type].evictable && ctx->lru[type].nr_gens > MIN_NR_GENS;
 }
 
 /* A batch of the type would find folios in its oldest generation. */
@@ -104,8 +101,9 @@ MGLRU_EXT_HOOK(s32, swappiness_choose_type)
 	struct split *split;
 	int type;
 
+	/* both types must have folios for there to be a split */
 	if (!ctx->lru[MGLRU_EXT_ANON].evictable || !can_evict_anon(ctx) ||
-	    !can_evict(ctx, MGLRU_EXT_FILE))
+	    !ctx->lru[MGLRU_EXT_FILE].evictable)
 		return ctx->stock;
 
 	/* refaults of one type push pressure toward the other */
@@ -125,10 +123,10 @@ MGLRU_EXT_HOOK(s32, swappiness_choose_type)
 	total_n = anon_n + split->batches[MGLRU_EXT_FILE];
 	type = anon_n * (anon_w + file_w) <= total_n * anon_w ? MGLRU_EXT_ANON :
 								MGLRU_EXT_FILE;
-	/* owed a batch with nothing to give: file now, aging asked for */
-	if (type == MGLRU_EXT_ANON && !has_oldest(ctx, MGLRU_EXT_ANON)) {
-		split->anon_starved = 1;
-		type = MGLRU_EXT_FILE;
+	/* owed a batch with nothing to give: the other type now, then age */
+	if (!has_oldest(ctx, type)) {
+		split->starved = 1;
+		type = !type;
 	}
 
 	__sync_fetch_and_add(&split->batches[type], 1);
@@ -140,7 +138,7 @@ MGLRU_EXT_HOOK(s32, swappiness_choose_type)
 	return type;
 }
 
-/* Bring untouched anon down to the oldest generation when it is owed. */
+/* Age when the type owed a batch had no generation to evict from. */
 MGLRU_EXT_HOOK(s32, swappiness_aging)
 {
 	__u64 now = bpf_ktime_get_ns();
@@ -148,14 +146,14 @@ MGLRU_EXT_HOOK(s32, swappiness_aging)
 
 	if (!min_aging_interval_ms || !can_evict_anon(ctx) ||
 	    !ctx->lru[MGLRU_EXT_ANON].evictable ||
-	    has_oldest(ctx, MGLRU_EXT_ANON))
+	    (has_oldest(ctx, MGLRU_EXT_ANON) && has_oldest(ctx, MGLRU_EXT_FILE)))
 		return ctx->stock;
 	split = split_of(ctx);
-	if (!split || !split->anon_starved ||
+	if (!split || !split->starved ||
 	    now - split->last_aged_ns < min_aging_interval_ms * 1000000ULL)
 		return ctx->stock;
 
-	split->anon_starved = 0;
+	split->starved = 0;
 	split->last_aged_ns = now;
 	return MGLRU_EXT_AGE_NOW;
 }
