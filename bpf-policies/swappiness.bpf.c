@@ -43,8 +43,9 @@ MGLRU_EXT_POLICY_DESC(
 MGLRU_EXT_KNOB(__u32, feedback_permille, 1000, 0, 10000,
 	       "weight of refault feedback in the split (0: swappiness alone)");
 
-MGLRU_EXT_KNOB(__u32, min_aging_interval_ms, 100, 0, 600000,
-	       "least time between two agings for a type owed a batch with nothing to evict (0: never)");
+MGLRU_EXT_KNOB(
+	__u32, min_aging_interval_ms, 100, 0, 600000,
+	"least time between two agings for a type owed a batch with nothing to evict (0: never)");
 
 #define MAX_SWAPPINESS 200
 
@@ -77,7 +78,8 @@ static __always_inline __u64 refault_permille(const struct mglru_ext_ctx *ctx,
 }
 
 /* A batch of the type would find folios in its oldest generation. */
-static __always_inline bool has_oldest(const struct mglru_ext_ctx *ctx, int type)
+static __always_inline bool has_oldest(const struct mglru_ext_ctx *ctx,
+				       int type)
 {
 	return ctx->lru[type].nr_gens > MIN_NR_GENS &&
 	       ctx->lru[type].gen_size[0] > 0;
@@ -146,7 +148,8 @@ MGLRU_EXT_HOOK(s32, swappiness_aging)
 
 	if (!min_aging_interval_ms || !can_evict_anon(ctx) ||
 	    !ctx->lru[MGLRU_EXT_ANON].evictable ||
-	    (has_oldest(ctx, MGLRU_EXT_ANON) && has_oldest(ctx, MGLRU_EXT_FILE)))
+	    (has_oldest(ctx, MGLRU_EXT_ANON) &&
+	     has_oldest(ctx, MGLRU_EXT_FILE)))
 		return ctx->stock;
 	split = split_of(ctx);
 	if (!split || !split->starved ||
