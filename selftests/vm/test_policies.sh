@@ -113,8 +113,9 @@ tap_ok $? "madv_random_thrash: thrash_aging evicts the cold file (cold MiB cache
 # 4. swappiness (seed 004): anon written and a file read with pread() in
 # lockstep; stock MGLRU never swaps, the policy's anon share of reclaim
 # must rise with swappiness.
-"$workloads/swappiness_sweep.sh" --out $out/swappiness --seconds 15 --values "10 100 190" \
-	--arm stock=stock --arm swappiness=swappiness 2>/dev/null | sed 's/^/# /'
+"$workloads/swappiness_sweep.sh" --out $out/swappiness --seconds 15 \
+	--values "10 60 100 140 190" --arm stock=stock --arm swappiness=swappiness \
+	2>/dev/null | sed 's/^/# /'
 # share ARM SWAPPINESS: anon share of reclaim in per mille
 share() {
 	awk -F, -v a="$1" -v s="$2" '$1 == a && $2 == s { printf "%d", $5 * 1000 }' \
@@ -123,10 +124,14 @@ share() {
 s100=$(share stock 100)
 [ "${s100:-1000}" -le 50 ]
 tap_ok $? "swappiness_sweep: stock MGLRU hardly swaps at swappiness 100 (anon share $s100/1000, the seed 004 problem)"
-p10=$(share swappiness 10)
-p100=$(share swappiness 100)
-p190=$(share swappiness 190)
-[ "${p100:-0}" -ge $((${p10:-1000} + 100)) ] && [ "${p190:-0}" -ge $((${p100:-1000} + 100)) ]
-tap_ok $? "swappiness_sweep: the policy's anon share rises with swappiness (10: $p10, 100: $p100, 190: $p190 per mille; steps of 100 or more)"
+# monotonic, with a step of at least 30 per mille between neighbours
+prev=-1000 rising=0 shares=
+for v in 10 60 100 140 190; do
+	p=$(share swappiness $v)
+	shares="$shares $v: ${p:-none}"
+	[ -n "$p" ] && [ "$p" -ge $((prev + 30)) ] || rising=1
+	prev=${p:-1000}
+done
+tap_ok $rising "swappiness_sweep: the policy's anon share rises with swappiness (per mille,$shares; steps of 30 or more)"
 
 tap_end
