@@ -28,6 +28,8 @@ MGLRU_EXT_KNOB(__s32, init_ret, 0, -4095, 0, "what init returns");
 /* user space reads these through the map */
 __u64 calls;
 __u64 ctx_errors;
+/* isolate calls of a pass that found nothing to scan (stock: stop) */
+__u64 nothing_to_scan;
 volatile __u64 sink;
 
 static __always_inline void common(const struct mglru_ext_ctx *ctx)
@@ -60,6 +62,8 @@ MGLRU_EXT_HOOK(s32, scripted_type)
 MGLRU_EXT_HOOK(s32, scripted_isolate)
 {
 	common(ctx);
+	if (ctx->stock == MGLRU_EXT_STOP)
+		__sync_fetch_and_add(&nothing_to_scan, 1);
 	return isolate == STOCK ? ctx->stock : isolate;
 }
 
