@@ -8,6 +8,7 @@
  * OOM kill and without refaulting the file workers' pages over and over.
  *
  * Usage: file_anon_mix FILE FILE_WORKERS ANON_WORKERS ANON_MB SECONDS
+ *        [BATCH_PAGES]
  * Prints "file_batches N anon_iterations N" at the end: the work done.
  */
 #include <fcntl.h>
@@ -22,11 +23,11 @@
 #include <unistd.h>
 
 #define PAGE 4096UL
-/* pages a file worker reads before it pauses */
-#define BATCH_PAGES 256
 
 static const char *file_map;
 static size_t file_pages;
+/* pages a file worker reads before it pauses */
+static size_t batch_pages = 256;
 static size_t anon_bytes;
 static atomic_ulong file_batches, anon_iterations;
 static atomic_int stop;
@@ -44,10 +45,10 @@ static void *file_worker(void *arg)
 	uint64_t x = (uintptr_t)arg * 2654435761u + 1;
 	size_t page = (uintptr_t)arg * 4099 % file_pages;
 	unsigned long sum = 0;
-	int i;
+	size_t i;
 
 	while (!atomic_load(&stop)) {
-		for (i = 0; i < BATCH_PAGES; i++) {
+		for (i = 0; i < batch_pages; i++) {
 			sum += file_map[page * PAGE];
 			page = (page + 1) % file_pages;
 		}
@@ -90,18 +91,20 @@ int main(int argc, char **argv)
 	struct stat st;
 	int fd;
 
-	if (argc != 6) {
+	if (argc != 6 && argc != 7) {
 		fprintf(stderr,
 			"usage: file_anon_mix FILE FILE_WORKERS ANON_WORKERS "
-			"ANON_MB SECONDS\n");
+			"ANON_MB SECONDS [BATCH_PAGES]\n");
 		return 2;
 	}
 	file_workers = strtoul(argv[2], NULL, 0);
 	anon_workers = strtoul(argv[3], NULL, 0);
 	anon_bytes = strtoul(argv[4], NULL, 0) << 20;
 	seconds = strtoul(argv[5], NULL, 0);
+	if (argc == 7)
+		batch_pages = strtoul(argv[6], NULL, 0);
 	if (!file_workers || !anon_workers ||
-	    file_workers + anon_workers > 1024 || !anon_bytes) {
+	    file_workers + anon_workers > 1024 || !anon_bytes || !batch_pages) {
 		fprintf(stderr, "file_anon_mix: bad worker count or size\n");
 		return 2;
 	}

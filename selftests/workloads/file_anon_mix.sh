@@ -18,9 +18,10 @@
 #
 # Usage: file_anon_mix.sh --out DIR [--arm NAME=POLICY]... [--seconds S]
 #        [--memcg-mb MB] [--file-mb MB] [--file-workers N] [--anon-workers N]
-#        [--anon-mb MB-PER-WORKER]
+#        [--anon-mb MB-PER-WORKER] [--batch-pages N]
 # Writes DIR/mix.csv: arm,file_batches,anon_iterations,refault_file,
-#        refault_anon,oom_kill,pgscan,pgsteal
+#        refault_anon,oom_kill,pgscan,pgsteal,max_events (times the memcg hit
+#        its limit and reclaimed)
 set -u
 repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 ctl=$repo/build/bin/mglructl
@@ -35,6 +36,7 @@ file_mb=64
 file_workers=16
 anon_workers=16
 anon_mb=14
+batch_pages=256
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2 ;;
@@ -45,6 +47,7 @@ while [ $# -gt 0 ]; do
 	--file-workers) file_workers=$2 ;;
 	--anon-workers) anon_workers=$2 ;;
 	--anon-mb) anon_mb=$2 ;;
+	--batch-pages) batch_pages=$2 ;;
 	*) echo "file_anon_mix: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -83,18 +86,18 @@ for arm in "${arms[@]}"; do
 	name=${arm%%=*}
 	sh -c 'echo $$ >"$0/cgroup.procs"; exec "$@"' "/sys/fs/cgroup/mix-$name" \
 		"$mix" "$scratch/mix-$name.bin" "$file_workers" "$anon_workers" "$anon_mb" \
-		"$seconds" >"$out/$name.out" 2>&1 &
+		"$seconds" "$batch_pages" >"$out/$name.out" 2>&1 &
 done
 wait
 
-echo "arm,file_batches,anon_iterations,refault_file,refault_anon,oom_kill,pgscan,pgsteal" >"$out/mix.csv"
+echo "arm,file_batches,anon_iterations,refault_file,refault_anon,oom_kill,pgscan,pgsteal,max_events" >"$out/mix.csv"
 for arm in "${arms[@]}"; do
 	name=${arm%%=*}
 	policy=${arm#*=}
 	cg=/sys/fs/cgroup/mix-$name
 	# an OOM-killed run printed nothing: its work counts as 0
 	read -r fb ai < <(awk '/^file_batches/ { print $2, $4 }' "$out/$name.out")
-	echo "$name,${fb:-0},${ai:-0},$(memstat "$cg" workingset_refault_file),$(memstat "$cg" workingset_refault_anon),$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.events"),$(memstat "$cg" pgscan),$(memstat "$cg" pgsteal)" >>"$out/mix.csv"
+	echo "$name,${fb:-0},${ai:-0},$(memstat "$cg" workingset_refault_file),$(memstat "$cg" workingset_refault_anon),$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.events"),$(memstat "$cg" pgscan),$(memstat "$cg" pgsteal),$(awk '$1 == "max" { print $2 }' "$cg/memory.events")" >>"$out/mix.csv"
 	case $policy in
 	stock | classic) ;;
 	*) "$ctl" unload --cgroup "$cg" >/dev/null ;;
