@@ -105,6 +105,15 @@ agings=$(policy_field "$id" agings)
 [ "$agings" -gt 10 ]
 tap_ok $? "aging=NOW obeyed ($agings agings)"
 unload_all
+
+# ... and so is aging with the folded generation put at the head of the
+# next (MGLRU_EXT_AGE_FOLD_HEAD = 3): a kernel without it refuses the code.
+id=$(load "$bpf/test/scripted.bpf.o" --cgroup aging --set aging=3)
+file_pressure aging "$file" 2
+agings=$(policy_field "$id" agings)
+[ "${agings:-0}" -gt 10 ] && [ "$(policy_field "$id" refused)" = 0 ]
+tap_ok $? "aging=FOLD_HEAD obeyed ($agings agings, $(policy_field "$id" refused) refused)"
+unload_all
 remove_cgroup aging
 
 # 6. Per-cgroup attach: only its subtree, nearest ancestor first.
