@@ -29,9 +29,15 @@ MGLRU_EXT_HOOK(s32, combined_age)
 	return thrash_aging(ctx);
 }
 
+MGLRU_EXT_HOOK(s32, combined_choose_type)
+{
+	return thrash_aging_type(ctx);
+}
+
 SEC(".struct_ops.link")
 struct mglru_ext_ops combined_ops = {
 	.scan_budget = (void *)combined_budget,
+	.choose_type = (void *)combined_choose_type,
 	.isolate = (void *)combined_isolate,
 	.aging = (void *)combined_age,
 	.name = "combined",
