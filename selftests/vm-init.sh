@@ -40,7 +40,23 @@ mount -t cgroup2 cgroup2 /sys/fs/cgroup
 mount -t bpf bpffs /sys/fs/bpf
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
-mount -t ext4 /dev/vda /run/scratch
+export MGLRU_CLOCK=${MGLRU_CLOCK:-wall}
+if [ "$MGLRU_CLOCK" = instructions ]; then
+	# On the instruction clock nothing the guest waits for may complete
+	# in host time: the scratch file system and the swap area are zram
+	# devices (zram0 is left to the workloads). The inode tables are
+	# written now, not by a lazy-init thread during a measurement, and
+	# reads don't write atimes.
+	echo 4G >/sys/block/zram1/disksize
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 /dev/zram1 >/dev/null
+	mount -t ext4 -o noatime /dev/zram1 /run/scratch
+	echo 1G >/sys/block/zram2/disksize
+	mkswap /dev/zram2 >/dev/null
+	export MGLRU_SWAPDEV=/dev/zram2
+else
+	mount -t ext4 /dev/vda /run/scratch
+	export MGLRU_SWAPDEV=/dev/vdb
+fi
 
 # Controllers for the test cgroups.
 echo "+memory" >/sys/fs/cgroup/cgroup.subtree_control
@@ -49,7 +65,6 @@ ip link set lo up 2>/dev/null
 
 export HOME=/run/home TMPDIR=/run/tmp TERM=${TERM:-linux}
 export MGLRU_RESULTS=/run/results MGLRU_SCRATCH=/run/scratch
-export MGLRU_SWAPDEV=/dev/vdb
 cd "$repo" || exit 1
 
 cmd=$(cat /run/results/.cmd)

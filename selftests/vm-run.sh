@@ -23,6 +23,17 @@
 #   --quiet           don't stream the console while the guest runs
 #   --allow-warnings  don't fail on kernel warnings in the log (runner tests)
 #   --shell           interactive shell on the console instead of a command
+#   --clock wall|instructions
+#                     how guest time runs (default wall, or $VM_CLOCK).
+#                     instructions: QEMU's instruction clock on one vCPU,
+#                     every virtual nanosecond one guest instruction
+#                     (2^VM_ICOUNT_SHIFT ns with VM_ICOUNT_SHIFT, default 0),
+#                     with the host's timing kept out of the guest: no
+#                     host-backed disks (scratch and swap are zram in the
+#                     guest), no RDRAND/RDSEED, no KASLR, no user ASLR.
+#                     Identical work then takes the same virtual time
+#                     whatever the host is doing: the benchmarks' bed,
+#                     see docs/bed.md.
 #
 # Environment: VM_ACCEL=tcg|kvm|auto (default tcg; auto probes KVM once).
 #
@@ -40,6 +51,8 @@ log=
 quiet=0
 allow_warnings=0
 shell=0
+clock=${VM_CLOCK:-wall}
+smp_given=0
 
 die() {
 	echo "vm-run: $*" >&2
@@ -51,16 +64,27 @@ while [ $# -gt 0 ]; do
 	--kernel) kernel=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
-	--smp) smp=$2; shift 2 ;;
+	--smp) smp=$2; smp_given=1; shift 2 ;;
 	--results) results=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--quiet) quiet=1; shift ;;
 	--allow-warnings) allow_warnings=1; shift ;;
 	--shell) shell=1; shift ;;
+	--clock) clock=$2; shift 2 ;;
 	--) shift; break ;;
 	*) die "unknown option '$1' (see the header of $0)" ;;
 	esac
 done
+case $clock in
+wall | instructions) ;;
+*) die "--clock must be wall or instructions, not '$clock'" ;;
+esac
+if [ "$clock" = instructions ]; then
+	# The instruction clock counts one vCPU's instructions; a second
+	# vCPU would interleave with it in host time.
+	[ $smp_given = 0 ] || [ "$smp" = 1 ] || die "--clock instructions runs one vCPU, not --smp $smp"
+	smp=1
+fi
 [ $shell = 1 ] || [ $# -gt 0 ] || die "no guest command given (use -- CMD or --shell)"
 [ -r "$kernel" ] || die "no kernel at $kernel: run 'make kernel' first"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: run 'make deps'"
@@ -85,14 +109,21 @@ fi
 
 # Scratch disks: sparse images, one ext4 file system for page-cache
 # workloads and one swap area. Created per run so every run starts clean.
+# On the instruction clock they are zram devices in the guest instead
+# (vm-init.sh): a host-backed disk completes in host time.
 scratch=$results/scratch.img
 swapimg=$results/swap.img
-truncate -s 4G "$scratch"
-mkfs.ext4 -q -F -E lazy_itable_init=1,lazy_journal_init=1 "$scratch" >/dev/null ||
-	die "mkfs.ext4 of the scratch disk failed"
-fallocate -l 1G "$swapimg" && chmod 600 "$swapimg" ||
-	die "cannot allocate the swap disk"
-mkswap "$swapimg" >/dev/null 2>&1 || die "mkswap of the swap disk failed"
+disks=()
+if [ "$clock" = wall ]; then
+	truncate -s 4G "$scratch"
+	mkfs.ext4 -q -F -E lazy_itable_init=1,lazy_journal_init=1 "$scratch" >/dev/null ||
+		die "mkfs.ext4 of the scratch disk failed"
+	fallocate -l 1G "$swapimg" && chmod 600 "$swapimg" ||
+		die "cannot allocate the swap disk"
+	mkswap "$swapimg" >/dev/null 2>&1 || die "mkswap of the swap disk failed"
+	disks=(-drive file="$scratch",format=raw,if=virtio,cache=unsafe
+		-drive file="$swapimg",format=raw,if=virtio,cache=unsafe)
+fi
 
 accel=${VM_ACCEL:-tcg}
 if [ "$accel" = auto ]; then
@@ -103,6 +134,22 @@ tcg) accel_opts=(-accel tcg,thread=multi -cpu max) ;;
 kvm) accel_opts=(-accel kvm -cpu host) ;;
 *) die "VM_ACCEL must be tcg, kvm or auto, not '$accel'" ;;
 esac
+clock_append=
+if [ "$clock" = instructions ]; then
+	[ "$accel" = tcg ] || die "--clock instructions needs TCG, not VM_ACCEL=$accel"
+	shift_n=${VM_ICOUNT_SHIFT:-0}
+	case $shift_n in
+	[0-9] | 10) ;;
+	*) die "VM_ICOUNT_SHIFT must be 0 to 10, not '$shift_n'" ;;
+	esac
+	# sleep=off: an idle guest jumps to its next timer instead of
+	# waiting for it in host time; align=off: never slowed to host time.
+	# RDRAND/RDSEED would hand the guest host randomness; KASLR and user
+	# ASLR would lay out every boot and every process differently.
+	accel_opts=(-accel tcg,thread=single -cpu max,-rdrand,-rdseed
+		-icount shift="$shift_n",sleep=off,align=off)
+	clock_append="nokaslr norandmaps zram.num_devices=3 MGLRU_CLOCK=instructions"
+fi
 
 append="console=ttyS0 loglevel=5 panic=-1 root=hostroot rootfstype=9p"
 append+=" rootflags=trans=virtio,version=9p2000.L,msize=262144 ro"
@@ -110,7 +157,7 @@ append+=" init=$repo/selftests/vm-init.sh MGLRU_REPO=$repo"
 append+=" transparent_hugepage=never"
 # VM_APPEND: more kernel parameters, e.g. the debug kernel's longer
 # watchdog limits (under TCG a KASAN kernel is ~10x slower than real)
-append+=" ${VM_APPEND:-}"
+append+=" ${VM_APPEND:-} $clock_append"
 
 qemu=(qemu-system-x86_64 "${accel_opts[@]}" -m "$mem" -smp "$smp"
 	-kernel "$kernel" -append "$append" -no-reboot -nodefaults
@@ -119,8 +166,7 @@ qemu=(qemu-system-x86_64 "${accel_opts[@]}" -m "$mem" -smp "$smp"
 	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
 	-fsdev local,id=results,path="$results",security_model=none,multidevs=remap
 	-device virtio-9p-pci,fsdev=results,mount_tag=results
-	-drive file="$scratch",format=raw,if=virtio,cache=unsafe
-	-drive file="$swapimg",format=raw,if=virtio,cache=unsafe)
+	"${disks[@]}")
 
 if [ $shell = 1 ]; then
 	"${qemu[@]}" -chardev stdio,id=con,signal=off,logfile="$log" -serial chardev:con
