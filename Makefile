@@ -122,7 +122,8 @@ $(BUILD)/bpf/test/%.bpf.o: selftests/policies/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $
 
 loader: $(MGLRUCTL)
 
-WORKLOAD_BINS := $(BUILD)/bin/anon_touch $(BUILD)/bin/file_anon_mix $(BUILD)/bin/anon_file_lockstep
+WORKLOAD_BINS := $(BUILD)/bin/anon_touch $(BUILD)/bin/file_anon_mix $(BUILD)/bin/anon_file_lockstep \
+	$(BUILD)/bin/reclaim_load
 
 # A module that WARNs on load, for the VM runner's own tests, built out of
 # tree against the patched kernel.
@@ -142,6 +143,12 @@ $(ATTACH_STORM): selftests/tools/attach_storm.c $(filter-out loader/main.c,$(LOA
 		$(LOADER_HDRS) $(LIBBPF_A)
 	@mkdir -p $(dir $@)
 	gcc $(CFLAGS_USER) -I$(LIBBPF_INC) -Iloader -o $@ $(filter %.c,$^) $(LIBBPF_A) -lelf -lz
+
+# Static: the bed copies it to tmpfs, and nothing of it is read over 9p
+# while it is measured.
+$(BUILD)/bin/reclaim_load: selftests/workloads/reclaim_load.c
+	@mkdir -p $(dir $@)
+	gcc $(CFLAGS_USER) -static -o $@ $<
 
 $(BUILD)/bin/%: selftests/workloads/%.c
 	@mkdir -p $(dir $@)

@@ -4,8 +4,10 @@
 # make bench: every policy against stock MGLRU on the workload of its seed,
 # measured side by side in one run, plus the framework's own overhead and
 # the iteration speed it buys. Prints ratios; passes or fails on nothing.
-# Output: build/bench/<workload>/ (CSV, console log), build/bench/summary.md,
-# PNG plots.
+# Every guest runs on the instruction-clocked bed (docs/bed.md), so every
+# duration and rate it prints is in virtual time.
+# Output: build/bench/<workload>/ (CSV, console log), PNG plots, and one
+# section per workload in docs/results.md.
 #
 # Usage: bench.sh [WORKLOAD...]   (default: all of thrash pileup swappiness
 #        mix overhead iteration)
@@ -15,17 +17,35 @@ out=$repo/build/bench
 patched=$repo/build/kernel/bench/arch/x86/boot/bzImage
 stock=$repo/build/kernel/stock/arch/x86/boot/bzImage
 mkdir -p "$out"
-summary=$out/summary.md
+results=$repo/docs/results.md
 workloads=("$@")
 [ ${#workloads[@]} -gt 0 ] || workloads=(thrash pileup swappiness mix overhead iteration)
 
-vm() { # KERNEL RESULTS_DIR CMD...
-	local kernel=$1 dir=$2
+vm() { # KERNEL RESULTS_DIR CMD...: the guest's wall seconds go to DIR/wall
+	local kernel=$1 dir=$2 start=$SECONDS rc
 	shift 2
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	"$repo/selftests/vm-run.sh" --quiet --kernel "$kernel" --results "$dir" \
-		--mem 1536M --timeout 3600 -- "$@"
+		--mem 1536M --timeout 5400 --clock instructions -- "$@"
+	rc=$?
+	echo $((SECONDS - start)) >"$dir/wall"
+	return $rc
+}
+
+# Where a section was measured: the date, the kernels and the bed.
+qemu_version=$(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')
+release() { cat "$repo/build/kernel/$1/include/config/kernel.release" 2>/dev/null || echo "?"; }
+where="measured $(date -u +%Y-%m-%d) at $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo "?"):"
+where+=" bench kernel $(release bench) (patched), stock kernel $(release stock) (unpatched);"
+where+=" QEMU $qemu_version TCG, instruction clock (shift ${VM_ICOUNT_SHIFT:-0}), 1 vCPU, 1536 MiB; host $(nproc) cores"
+
+# section NAME: stdin to stdout, and into NAME's section of the results file
+section() {
+	local text
+	text=$(cat)
+	echo "$text"
+	echo "$text" | python3 "$repo/bench/results.py" "$results" "$1" "$where"
 }
 
 bench_thrash() {
@@ -48,7 +68,7 @@ bench_thrash() {
 		echo
 		python3 "$repo/bench/summarize_thrash.py" "$d" 40 stock thrash_aging classic thrash_aging_alone
 		echo
-	} | tee -a "$summary"
+	} | section thrash
 }
 
 bench_pileup() {
@@ -72,7 +92,7 @@ if "stock" in by and "isolation_throttle" in by and int(by["stock"]["touches"]):
     print(f"\nwork done, isolation_throttle / stock: {int(by['isolation_throttle']['touches']) / int(by['stock']['touches']):.2f}")
 PY
 		echo
-	} | tee -a "$summary"
+	} | section pileup
 }
 
 bench_swappiness() {
@@ -95,7 +115,7 @@ for arm in dict.fromkeys(r["arm"] for r in rows):
 print("| classic LRU in baseline-stock-6.12.md | 0.15 | 0.25 | 0.33 | 0.45 | 0.77 |")
 PY
 		echo
-	} | tee -a "$summary"
+	} | section swappiness
 }
 
 bench_mix() {
@@ -125,50 +145,59 @@ if "stock" in by and "budget" in by and int(by["stock"]["refault_file"]):
 print()
 PY
 		echo
-	} | tee -a "$summary"
+	} | section mix
 }
 
 bench_overhead() {
-	local d=$out/overhead
-	echo "bench: reclaim_overhead on the unpatched kernel, then patched with no policy and passthrough"
-	vm "$stock" "$d/unpatched" selftests/workloads/reclaim_overhead.sh --out /run/results \
-		--arm unpatched=none --reps 7
+	local d=$out/overhead policies=(passthrough budget isolation_throttle thrash_aging swappiness combined)
+	local arms=(--arm none=none) p
+	for p in "${policies[@]}"; do arms+=(--arm "$p=$p"); done
+	echo "bench: reclaim_overhead: the unpatched kernel, then the patched one with no policy, passthrough and each shipped policy"
+	# Two guests at a time, one per core: on the instruction clock they
+	# cannot change each other's figures, only each other's wall time.
+	# One lane: the unpatched kernel, then the cost as the work grows (1,
+	# 10, 100 policies attached; the memcg 1, 4, 16 levels below its
+	# policy). The other: the patched kernel's arms.
+	(
+		vm "$stock" "$d/unpatched" selftests/workloads/reclaim_overhead.sh --out /run/results \
+			--arm unpatched=none --reps 5 || exit 1
+		vm "$patched" "$d/siblings" bash -c '
+			for n in 1 10 100; do
+				selftests/workloads/reclaim_overhead.sh --out /run/results/s$n --load file \
+					--arm none=none --arm passthrough=passthrough --siblings $n --reps 5 || exit 1
+			done' || exit 1
+		vm "$patched" "$d/depth" bash -c '
+			for n in 1 4 16; do
+				selftests/workloads/reclaim_overhead.sh --out /run/results/d$n --load file \
+					--arm none=none --arm passthrough=passthrough --depth $n --reps 5 || exit 1
+			done'
+	) &
 	vm "$patched" "$d/patched" selftests/workloads/reclaim_overhead.sh --out /run/results \
-		--arm no_policy=none --arm passthrough=passthrough --reps 7
+		"${arms[@]}" --reps 5
+	wait
 	{
-		echo "## reclaim_overhead: pages reclaimed per system CPU-second (median of 7, TCG)"
+		echo "## reclaim_overhead: what reclaim costs, in instructions per page"
 		echo
-		python3 - "$d/unpatched/overhead.csv" "$d/patched/overhead.csv" <<'PY'
-import csv, statistics, sys
-rows = [r for f in sys.argv[1:] for r in csv.DictReader(open(f))]
-med, spread, ns = {}, {}, {}
-for arm in dict.fromkeys(r["arm"] for r in rows):
-    v = [float(r["pages_per_sys_s"]) for r in rows if r["arm"] == arm]
-    med[arm] = statistics.median(v)
-    spread[arm] = (max(v) - min(v)) / med[arm] * 100 if med[arm] else 0
-    calls = sum(int(r["hook_calls"]) for r in rows if r["arm"] == arm)
-    ns[arm] = sum(int(r["hook_ns"]) for r in rows if r["arm"] == arm) / calls if calls else None
-print("| kernel / policy | pages per sys second (median) | spread (max-min) | ns per hook call |")
-print("|---|---|---|---|")
-for arm in med:
-    print(f"| {arm} | {med[arm]:.0f} | {spread[arm]:.1f}% | {'-' if ns[arm] is None else f'{ns[arm]:.0f}'} |")
-def ratio(a, b, target):
-    if a in med and b in med and med[b]:
-        r = med[a] / med[b]
-        print(f"\n{a} / {b}: {r:.4f} (cost {100 * (1 - r):+.2f}%; target within {target}%)")
-ratio("no_policy", "unpatched", 0.5)
-ratio("passthrough", "no_policy", 1)
-# Under TCG the system time of identical runs spreads by tens of percent,
-# far more than the targets; the policy's own run time (bpf_stats) as a
-# share of the system time bounds its cost directly.
-for arm in med:
-    sys_s = sum(float(r["sys_s"]) for r in rows if r["arm"] == arm)
-    hook_s = sum(int(r["hook_ns"]) for r in rows if r["arm"] == arm) / 1e9
-    if hook_s:
-        print(f"\n{arm}: BPF hook run time {hook_s * 1000:.1f} ms of {sys_s:.1f} s system time ({100 * hook_s / sys_s:.3f}%)")
-PY
+		echo "Fixed work in a fresh 64 MiB memcg per run: \`file\` streams a 192 MiB file twice with pread(),"
+		echo "\`anon\` write-touches 200,000 random pages of a 96 MiB buffer with zram swap, \`mix\` interleaves"
+		echo "64 KiB reads of the file with touches of a 64 MiB buffer. Virtual ns on the instruction clock"
+		echo "(shift 0: one ns, one instruction), median of 5 runs, spread = (max - min) / median. The"
+		echo "unpatched kernel and the patched one each boot once; the arms of the patched kernel alternate"
+		echo "within each repetition, every policy attached to the run's parent cgroup."
 		echo
-	} | tee -a "$summary"
+		python3 "$repo/bench/summarize_overhead.py" cost "$d/unpatched/overhead.csv" "$d/patched/overhead.csv"
+		echo
+		echo "As the work grows (file load; passthrough on the run's parent, each sibling memcg filled to"
+		echo "its 4 MiB limit under a copy of it; then the reclaiming memcg at depth 1, 4 and 16 below it):"
+		echo
+		python3 "$repo/bench/summarize_overhead.py" scaling "$d"/siblings/s*/overhead.csv "$d"/depth/d*/overhead.csv
+		echo
+		echo "The bed itself: the no-policy arm of each guest (the unpatched kernel's for that guest), and what"
+		echo "a virtual second cost in wall time (two guests ran at once, one per core):"
+		echo
+		python3 "$repo/bench/summarize_overhead.py" bed "$d/unpatched" "$d/patched" "$d/siblings" "$d/depth"
+		echo
+	} | section overhead
 }
 
 bench_iteration() {
@@ -211,12 +240,10 @@ bench_iteration() {
 		awk -v pb="$policy_build" -v l="$load" -v kb="$kernel_build" -v bt="$boot" \
 			'BEGIN { printf "\nkernel path / policy path: %.0fx\n", (kb + bt) / (pb + l) }'
 		echo
-	} | tee -a "$summary"
+	} | section iteration
 }
 
-echo "# mglru_ext benchmarks ($(date -u +%Y-%m-%d), $(nproc) cores, QEMU TCG)" >"$summary"
-echo >>"$summary"
 for w in "${workloads[@]}"; do
 	"bench_$w"
 done
-echo "bench: summary in $summary"
+echo "bench: results in $results"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Host side of the VM selftests: the runner's own tests, then one boot of
-# the patched kernel running every guest suite (selftests/vm/run-all.sh).
+# the patched kernel running every guest suite (selftests/vm/run-all.sh),
+# then one instruction-clocked boot for the bed's own check (test_bed).
 # A guest log with a kernel bug fails the run whatever the tests said.
 # Usage: run-vm-tests.sh [--kernel BZIMAGE] [--guest-only] [TEST...]
 # --guest-only skips the runner's tests (they load a module built for the
@@ -37,25 +38,52 @@ if [ $guest_only = 0 ]; then
 	add "$out"
 fi
 
-echo "# vm suite: guest (one boot)"
-results=$(mktemp -d "$repo/build/vm/check.XXXXXX" 2>/dev/null || { mkdir -p "$repo/build/vm"; mktemp -d "$repo/build/vm/check.XXXXXX"; })
-"$repo/selftests/vm-run.sh" "${kernel_args[@]}" --results "$results" --timeout "${VM_TIMEOUT:-2400}" \
-	-- selftests/vm/run-all.sh "$@"
-rc=$?
-if [ -s "$results/totals" ]; then
-	read -r p f <"$results/totals"
-	pass=$((pass + p))
-	fail=$((fail + f))
-else
-	echo "not ok - the guest suites reported nothing (vm-run status $rc)"
-	fail=$((fail + 1))
+# test_bed needs the instruction clock: it gets a boot of its own. The
+# other suites run in one wall-clock boot with two vCPUs.
+wall_tests=()
+bed_tests=()
+if [ $# -eq 0 ]; then
+	bed_tests=(test_bed)
 fi
-if [ $rc = 125 ] || [ $rc = 124 ] || [ $rc = 126 ]; then
-	echo "not ok - guest run failed (status $rc), log: $results/console.log"
-	fail=$((fail + 1))
-else
-	echo "ok - guest log has no kernel bug, warning, lockdep report or hung task"
-	pass=$((pass + 1))
+for t in "$@"; do
+	case ${t%.sh} in
+	test_bed) bed_tests+=(test_bed) ;;
+	*) wall_tests+=("$t") ;;
+	esac
+done
+
+guest_boot() { # CLOCK TEST...
+	local clock=$1 results rc p f
+	shift
+	results=$(mktemp -d "$repo/build/vm/check.XXXXXX" 2>/dev/null ||
+		{ mkdir -p "$repo/build/vm"; mktemp -d "$repo/build/vm/check.XXXXXX"; })
+	"$repo/selftests/vm-run.sh" "${kernel_args[@]}" --clock "$clock" --results "$results" \
+		--timeout "${VM_TIMEOUT:-2400}" -- selftests/vm/run-all.sh "$@"
+	rc=$?
+	if [ -s "$results/totals" ]; then
+		read -r p f <"$results/totals"
+		pass=$((pass + p))
+		fail=$((fail + f))
+	else
+		echo "not ok - the guest suites reported nothing (vm-run status $rc)"
+		fail=$((fail + 1))
+	fi
+	if [ $rc = 125 ] || [ $rc = 124 ] || [ $rc = 126 ]; then
+		echo "not ok - guest run failed (status $rc), log: $results/console.log"
+		fail=$((fail + 1))
+	else
+		echo "ok - guest log ($clock clock) has no kernel bug, warning, lockdep report or hung task"
+		pass=$((pass + 1))
+	fi
+}
+
+if [ $# -eq 0 ] || [ ${#wall_tests[@]} -gt 0 ]; then
+	echo "# vm suite: guest (one boot)"
+	guest_boot wall "${wall_tests[@]}"
+fi
+if [ ${#bed_tests[@]} -gt 0 ]; then
+	echo "# vm suite: the instruction-clocked bed (one boot)"
+	guest_boot instructions "${bed_tests[@]}"
 fi
 
 echo "# vm total"

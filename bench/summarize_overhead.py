@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Summarize reclaim_overhead runs (selftests/workloads/reclaim_overhead.sh).
+
+Usage: summarize_overhead.py cost CSV...     the cost table, arm by load
+       summarize_overhead.py scaling CSV...  cost against siblings and depth
+       summarize_overhead.py bed DIR...      the bed itself: the same arm
+                                             in different boots, and what a
+                                             virtual second costs (DIR: one
+                                             guest's results, with its wall
+                                             seconds in DIR/wall)
+
+Every figure is virtual time on the instruction-clocked bed: with
+shift 0 one virtual ns is one guest instruction. Costs are per scanned
+and per reclaimed page, so that runs which scan a different number of
+pages compare; each is the median of the repetitions, with their spread
+((max - min) / median).
+"""
+import csv
+import glob
+import os
+import statistics
+import sys
+
+
+def read(paths):
+    rows = []
+    for p in paths:
+        with open(p) as f:
+            rows += list(csv.DictReader(f))
+    for r in rows:
+        for k in ("ns", "pgscan", "pgsteal", "calls", "refused", "depth", "siblings"):
+            r[k] = int(r[k] or 0)
+    return rows
+
+
+class Cell:
+    """The repetitions of one arm on one load."""
+
+    def __init__(self, rows):
+        self.rows = rows
+        self.n = len(rows)
+        self.per_scan = [r["ns"] / r["pgscan"] for r in rows if r["pgscan"]]
+        self.per_steal = [r["ns"] / r["pgsteal"] for r in rows if r["pgsteal"]]
+        self.scan = statistics.median(r["pgscan"] for r in rows)
+        self.ns = statistics.median(r["ns"] for r in rows)
+        self.calls = statistics.median(r["calls"] for r in rows)
+        self.refused = sum(r["refused"] for r in rows)
+
+    @staticmethod
+    def spread(v):
+        m = statistics.median(v)
+        return (max(v) - min(v)) / m * 100 if m else 0.0
+
+    def scan_cost(self):
+        return statistics.median(self.per_scan)
+
+    def steal_cost(self):
+        return statistics.median(self.per_steal)
+
+
+def cells(rows, key):
+    out = {}
+    for r in rows:
+        out.setdefault(key(r), []).append(r)
+    return {k: Cell(v) for k, v in out.items()}
+
+
+def fmt_ratio(a, b):
+    return f"{a / b:.4f}" if b else "-"
+
+
+def cost(rows):
+    arms = list(dict.fromkeys(r["arm"] for r in rows))
+    loads = list(dict.fromkeys(r["load"] for r in rows))
+    c = cells(rows, lambda r: (r["arm"], r["load"]))
+    base = "unpatched"
+    print("| load | kernel / policy | runs | ns per scanned page (spread) | ns per reclaimed page (spread) "
+          "| / unpatched | / none | pages scanned (spread) | hook calls per 1000 pages |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for load in loads:
+        for arm in arms:
+            x = c.get((arm, load))
+            if not x or not x.per_scan:
+                continue
+            b = c.get((base, load))
+            nopol = c.get(("none", load))
+            scans = [r["pgscan"] for r in x.rows]
+            calls = f"{1000 * x.calls / x.scan:.1f}" if x.calls else "-"
+            print(f"| {load} | {arm} | {x.n} | {x.scan_cost():.1f} ({Cell.spread(x.per_scan):.2f}%) "
+                  f"| {x.steal_cost():.1f} ({Cell.spread(x.per_steal):.2f}%) "
+                  f"| {fmt_ratio(x.scan_cost(), b.scan_cost()) if b and arm != base else '-'} "
+                  f"| {fmt_ratio(x.scan_cost(), nopol.scan_cost()) if nopol and arm != 'none' else '-'} "
+                  f"| {x.scan:.0f} ({Cell.spread(scans):.2f}%) | {calls} |")
+    print()
+    # One hook call: what passthrough adds per scanned page, times the
+    # pages, over the calls it made.
+    for load in loads:
+        p, n = c.get(("passthrough", load)), c.get(("none", load))
+        if p and n and p.calls:
+            extra = (p.scan_cost() - n.scan_cost()) * p.scan
+            print(f"- {load}: one hook call (passthrough - none) costs {extra / p.calls:.0f} "
+                  f"instructions ({p.calls:.0f} calls per run, {p.scan:.0f} pages scanned)")
+    refused = sum(x.refused for x in c.values())
+    print(f"- answers refused by the kernel in these runs: {refused}")
+    for load in loads:
+        u, n, p = c.get((base, load)), c.get(("none", load)), c.get(("passthrough", load))
+        if u and n:
+            r = n.scan_cost() / u.scan_cost()
+            print(f"- {load}: patched, no policy / unpatched = {r:.4f} ({100 * (r - 1):+.2f}%, target within 0.1%)")
+        if n and p:
+            r = p.scan_cost() / n.scan_cost()
+            print(f"- {load}: passthrough / no policy = {r:.4f} ({100 * (r - 1):+.2f}%, target within 0.5%)")
+
+
+def scaling(rows):
+    c = cells(rows, lambda r: (r["arm"], r["load"], r["siblings"], r["depth"]))
+    print("| policy | load | policies attached | depth below the policy | runs | ns per scanned page (spread) "
+          "| / first row |")
+    print("|---|---|---|---|---|---|---|")
+    first = {}
+    for (arm, load, sib, depth), x in sorted(c.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2], kv[0][3])):
+        f = first.setdefault((arm, load), x)
+        print(f"| {arm} | {load} | {sib} | {depth} | {x.n} | {x.scan_cost():.1f} ({Cell.spread(x.per_scan):.2f}%) "
+              f"| {fmt_ratio(x.scan_cost(), f.scan_cost())} |")
+
+
+def bed(dirs):
+    print("| guest | wall s | virtual s | wall s per virtual s | none, file: ns per scanned page (spread) "
+          "| none, anon: ns per scanned page (spread) |")
+    print("|---|---|---|---|---|---|")
+    per_boot = {}
+    for d in dirs:
+        csvs = sorted(glob.glob(os.path.join(d, "**", "overhead.csv"), recursive=True))
+        ups = [float(open(u).read()) for u in glob.glob(os.path.join(d, "**", "uptime"), recursive=True)]
+        try:
+            wall = float(open(os.path.join(d, "wall")).read())
+        except OSError:
+            wall = None
+        rows = [r for r in read(csvs) if r["siblings"] == 1 and r["depth"] == 1]
+        arm = "none" if any(r["arm"] == "none" for r in rows) else "unpatched"
+        c = cells([r for r in rows if r["arm"] == arm], lambda r: r["load"])
+        figs = []
+        for load in ("file", "anon"):
+            x = c.get(load)
+            figs.append(f"{x.scan_cost():.1f} ({Cell.spread(x.per_scan):.2f}%, {x.n} runs)" if x else "-")
+            if x:
+                per_boot.setdefault((arm, load), []).append(x.scan_cost())
+        up = max(ups) if ups else None
+        ratio = f"{wall / up:.1f}" if wall and up else "-"
+        print(f"| {os.path.basename(d.rstrip('/'))} | {wall or '-'} | {up or '-'} | {ratio} | {figs[0]} | {figs[1]} |")
+    print()
+    for (arm, load), v in per_boot.items():
+        if len(v) > 1:
+            print(f"- {arm}, {load}: the medians of {len(v)} boots spread by {Cell.spread(v):.2f}%")
+
+
+def main():
+    if len(sys.argv) < 3 or sys.argv[1] not in ("cost", "scaling", "bed"):
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        sys.exit(2)
+    if sys.argv[1] == "bed":
+        bed(sys.argv[2:])
+        return
+    rows = read(sys.argv[2:])
+    if not rows:
+        print("summarize_overhead: no runs in " + " ".join(sys.argv[2:]), file=sys.stderr)
+        sys.exit(1)
+    {"cost": cost, "scaling": scaling}[sys.argv[1]](rows)
+
+
+if __name__ == "__main__":
+    main()
