@@ -178,9 +178,9 @@ bench_overhead() {
 	{
 		echo "## reclaim_overhead: what reclaim costs, in instructions per page"
 		echo
-		echo "Fixed work in a fresh 64 MiB memcg per run: \`file\` streams a 192 MiB file twice with pread(),"
+		echo "Fixed work in a fresh 64 MiB memcg per run: \`file\` streams a 384 MiB file once with pread(),"
 		echo "\`anon\` write-touches 200,000 random pages of a 96 MiB buffer with zram swap, \`mix\` interleaves"
-		echo "64 KiB reads of the file with touches of a 64 MiB buffer. Virtual ns on the instruction clock"
+		echo "16 KiB reads of the file with touches of a 64 MiB buffer. Virtual ns on the instruction clock"
 		echo "(shift 0: one ns, one instruction), median of 5 runs, spread = (max - min) / median. The"
 		echo "unpatched kernel and the patched one each boot once; the arms of the patched kernel alternate"
 		echo "within each repetition, every policy attached to the run's parent cgroup."

@@ -30,7 +30,7 @@ tap_ok $? "no user ASLR and no RDRAND in the guest"
 out=/run/tmp/bed
 for load in anon file; do
 	"$repo/selftests/workloads/reclaim_overhead.sh" --out "$out/$load" --load "$load" \
-		--reps 2 --scale 0.25 --memcg-mb 32 --file-mb 64 >/dev/null 2>&1
+		--reps 2 --scale 0.25 --memcg-mb 32 --file-mb 96 >/dev/null 2>&1
 	tap_ok $? "reclaim_overhead $load ran twice" "$(cat "$out/$load/overhead.csv" 2>/dev/null)"
 	read -r a b d < <(awk -F, -v t="$tolerance" 'NR > 1 && $7 > 0 { c[++n] = $6 / $7 }
 		END { if (n == 2) printf "%.1f %.1f %.3f\n", c[1], c[2], 200 * (c[1] - c[2]) / (c[1] + c[2]) }' \
