@@ -9,8 +9,10 @@
 # Output: build/bench/<workload>/ (CSV, console log), PNG plots, and one
 # section per workload in docs/results.md.
 #
-# Usage: bench.sh [WORKLOAD...]   (default: all of thrash pileup swappiness
-#        mix overhead iteration)
+# Usage: bench.sh [--report] [WORKLOAD...]   (default: all of thrash pileup
+#        swappiness mix overhead iteration)
+# --report writes the overhead section again from the last run's data
+# under build/bench/overhead, without running anything.
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 out=$repo/build/bench
@@ -18,6 +20,11 @@ patched=$repo/build/kernel/bench/arch/x86/boot/bzImage
 stock=$repo/build/kernel/stock/arch/x86/boot/bzImage
 mkdir -p "$out"
 results=$repo/docs/results.md
+report_only=0
+if [ "${1:-}" = --report ]; then
+	report_only=1
+	shift
+fi
 workloads=("$@")
 [ ${#workloads[@]} -gt 0 ] || workloads=(thrash pileup swappiness mix overhead iteration)
 
@@ -40,12 +47,13 @@ where="measured $(date -u +%Y-%m-%d) at $(git -C "$repo" rev-parse --short HEAD 
 where+=" bench kernel $(release bench) (patched), stock kernel $(release stock) (unpatched);"
 where+=" QEMU $qemu_version TCG, instruction clock (shift ${VM_ICOUNT_SHIFT:-0}), 1 vCPU, 1536 MiB; host $(nproc) cores"
 
-# section NAME: stdin to stdout, and into NAME's section of the results file
+# section NAME [WHERE]: stdin to stdout, and into NAME's section of the
+# results file, saying where it was measured (default: this run)
 section() {
 	local text
 	text=$(cat)
 	echo "$text"
-	echo "$text" | python3 "$repo/bench/results.py" "$results" "$1" "$where"
+	echo "$text" | python3 "$repo/bench/results.py" "$results" "$1" "${2:-$where}"
 }
 
 bench_thrash() {
@@ -152,6 +160,13 @@ bench_overhead() {
 	local d=$out/overhead policies=(passthrough budget isolation_throttle thrash_aging swappiness combined)
 	local arms=(--arm none=none) p
 	for p in "${policies[@]}"; do arms+=(--arm "$p=$p"); done
+	[ $report_only = 1 ] || run_overhead "$d" "${arms[@]}" || return 1
+	report_overhead "$d"
+}
+
+run_overhead() { # DIR ARM_OPTIONS...
+	local d=$1
+	shift
 	echo "bench: reclaim_overhead: the unpatched kernel, then the patched one with no policy, passthrough and each shipped policy"
 	# Two guests at a time, one per core: on the instruction clock they
 	# cannot change each other's figures, only each other's wall time.
@@ -173,8 +188,13 @@ bench_overhead() {
 			done'
 	) &
 	vm "$patched" "$d/patched" selftests/workloads/reclaim_overhead.sh --out /run/results \
-		"${arms[@]}" --reps 5
+		"$@" --reps 5
 	wait
+	echo "$where" >"$d/where"
+}
+
+report_overhead() { # DIR
+	local d=$1
 	{
 		echo "## reclaim_overhead: what reclaim costs, in instructions per page"
 		echo
@@ -197,7 +217,7 @@ bench_overhead() {
 		echo
 		python3 "$repo/bench/summarize_overhead.py" bed "$d/unpatched" "$d/patched" "$d/siblings" "$d/depth"
 		echo
-	} | section overhead
+	} | section overhead "$(cat "$d/where" 2>/dev/null || echo "$where")"
 }
 
 bench_iteration() {
@@ -244,6 +264,10 @@ bench_iteration() {
 }
 
 for w in "${workloads[@]}"; do
+	if [ $report_only = 1 ] && [ "$w" != overhead ]; then
+		echo "bench: --report only knows overhead, not '$w'" >&2
+		exit 2
+	fi
 	"bench_$w"
 done
 echo "bench: results in $results"

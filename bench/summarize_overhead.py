@@ -70,47 +70,62 @@ def fmt_ratio(a, b):
     return f"{a / b:.4f}" if b else "-"
 
 
+def spread_of(v):
+    return f"{Cell.spread(v):.2f}%"
+
+
 def cost(rows):
     arms = list(dict.fromkeys(r["arm"] for r in rows))
     loads = list(dict.fromkeys(r["load"] for r in rows))
     c = cells(rows, lambda r: (r["arm"], r["load"]))
-    base = "unpatched"
-    print("| load | kernel / policy | runs | ns per scanned page (spread) | ns per reclaimed page (spread) "
-          "| / unpatched | / none | pages scanned (spread) | hook calls per 1000 pages |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| load | kernel / policy | runs | virtual ms per run (spread) | ns per scanned page (spread) "
+          "| ns per reclaimed page (spread) | / unpatched, per run; per page | / none, per run; per page "
+          "| pages scanned (spread) | hook calls per 1000 pages |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+
+    def ratios(x, b):
+        if not b or x is b:
+            return "-"
+        return f"{x.ns / b.ns:.4f}; {x.scan_cost() / b.scan_cost():.4f}"
+
     for load in loads:
         for arm in arms:
             x = c.get((arm, load))
             if not x or not x.per_scan:
                 continue
-            b = c.get((base, load))
-            nopol = c.get(("none", load))
-            scans = [r["pgscan"] for r in x.rows]
             calls = f"{1000 * x.calls / x.scan:.1f}" if x.calls else "-"
-            print(f"| {load} | {arm} | {x.n} | {x.scan_cost():.1f} ({Cell.spread(x.per_scan):.2f}%) "
-                  f"| {x.steal_cost():.1f} ({Cell.spread(x.per_steal):.2f}%) "
-                  f"| {fmt_ratio(x.scan_cost(), b.scan_cost()) if b and arm != base else '-'} "
-                  f"| {fmt_ratio(x.scan_cost(), nopol.scan_cost()) if nopol and arm != 'none' else '-'} "
-                  f"| {x.scan:.0f} ({Cell.spread(scans):.2f}%) | {calls} |")
+            print(f"| {load} | {arm} | {x.n} | {x.ns / 1e6:.2f} ({spread_of([r['ns'] for r in x.rows])}) "
+                  f"| {x.scan_cost():.1f} ({spread_of(x.per_scan)}) "
+                  f"| {x.steal_cost():.1f} ({spread_of(x.per_steal)}) "
+                  f"| {ratios(x, c.get(('unpatched', load)))} | {ratios(x, c.get(('none', load)))} "
+                  f"| {x.scan:.0f} ({spread_of([r['pgscan'] for r in x.rows])}) | {calls} |")
     print()
-    # One hook call: what passthrough adds per scanned page, times the
-    # pages, over the calls it made.
+    # One hook call: what passthrough adds to a run of fixed work, over the
+    # calls it made.
     for load in loads:
         p, n = c.get(("passthrough", load)), c.get(("none", load))
         if p and n and p.calls:
-            extra = (p.scan_cost() - n.scan_cost()) * p.scan
-            print(f"- {load}: one hook call (passthrough - none) costs {extra / p.calls:.0f} "
-                  f"instructions ({p.calls:.0f} calls per run, {p.scan:.0f} pages scanned)")
+            print(f"- {load}: one hook call (passthrough - none, per run) costs {(p.ns - n.ns) / p.calls:.0f} "
+                  f"instructions ({p.calls:.0f} calls per run)")
     refused = sum(x.refused for x in c.values())
     print(f"- answers refused by the kernel in these runs: {refused}")
     for load in loads:
-        u, n, p = c.get((base, load)), c.get(("none", load)), c.get(("passthrough", load))
+        u, n, p = c.get(("unpatched", load)), c.get(("none", load)), c.get(("passthrough", load))
         if u and n:
-            r = n.scan_cost() / u.scan_cost()
-            print(f"- {load}: patched, no policy / unpatched = {r:.4f} ({100 * (r - 1):+.2f}%, target within 0.1%)")
+            print(f"- {load}: patched, no policy / unpatched = {n.ns / u.ns:.4f} per run, "
+                  f"{n.scan_cost() / u.scan_cost():.4f} per scanned page (target within 0.1%)")
         if n and p:
-            r = p.scan_cost() / n.scan_cost()
-            print(f"- {load}: passthrough / no policy = {r:.4f} ({100 * (r - 1):+.2f}%, target within 0.5%)")
+            print(f"- {load}: passthrough / no policy = {p.ns / n.ns:.4f} per run, "
+                  f"{p.scan_cost() / n.scan_cost():.4f} per scanned page (target within 0.5%)")
+    print()
+    print("The runs (virtual ms / pages scanned), in the order they ran:")
+    print()
+    for load in loads:
+        for arm in arms:
+            x = c.get((arm, load))
+            if x:
+                runs = ", ".join(f"{r['ns'] / 1e6:.2f}/{r['pgscan']}" for r in x.rows)
+                print(f"- {load}, {arm}: {runs}")
 
 
 def scaling(rows):

@@ -11,6 +11,19 @@
 #                       and empty the zram0 swap area: the state every
 #                       measured run starts from
 #   bed_swap_on MB      a fresh zram0 swap area of MB MiB
+#   bed_sync            arm the start of the next run: prints a file whose
+#                       first read returns just after the memcg statistics
+#                       flush worker has run (reclaim_load --wait FILE), or
+#                       nothing when the kernel has no tracepoint for it
+#   bed_sync_off        disarm it
+#
+# Why bed_sync: the flush worker runs every 2 s of guest time, whatever
+# the workload does, and reclaim reads what it flushed (the shadow-node
+# shrinker sizes itself from those statistics). A run that starts at
+# another point of that cycle meets the flushes at other points of its
+# work and can take another path: the bed's file load had two modes a
+# batch apart, and its anon+file mix several, until every run started
+# right after a flush.
 
 bed_stage_dir=/run/stage
 
@@ -39,4 +52,23 @@ bed_swap_on() { # MB
 	echo 1 >/sys/block/zram0/reset
 	echo "$1M" >/sys/block/zram0/disksize
 	mkswap /dev/zram0 >/dev/null && swapon /dev/zram0
+}
+
+bed_trace=/sys/kernel/tracing
+bed_event=$bed_trace/events/workqueue/workqueue_execute_end
+
+bed_sync() {
+	local addr
+	[ -d "$bed_event" ] || return 0
+	addr=$(awk '$3 == "flush_memcg_stats_dwork" { print $1; exit }' /proc/kallsyms)
+	[ -n "$addr" ] && [ "$addr" != 0000000000000000 ] || return 0
+	echo 0 >"$bed_event/enable"
+	echo "function == 0x$addr" >"$bed_event/filter" || return 0
+	echo >"$bed_trace/trace"
+	echo 1 >"$bed_event/enable"
+	echo "$bed_trace/trace_pipe"
+}
+
+bed_sync_off() {
+	[ -d "$bed_event" ] && echo 0 >"$bed_event/enable"
 }

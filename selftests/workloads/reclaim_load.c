@@ -17,8 +17,15 @@
  * the work alone (not of the setup) is printed; on the instruction-clocked
  * bed that is a count of guest instructions.
  *
+ * --cgroup DIR moves the program into cgroup DIR first, so that nothing
+ * runs between the caller and the work (a shell started to do it would be
+ * read over 9p in host time). --wait FILE reads FILE once before the work
+ * starts: the bed points it at trace_pipe with one event enabled, so that
+ * every run starts just after the same periodic kernel work
+ * (selftests/lib/bed.sh, bed_sync).
+ *
  * Usage: reclaim_load file|anon|mix [--file PATH] [--passes N]
- *                    [--anon-mb MB] [--touches N]
+ *                    [--anon-mb MB] [--touches N] [--cgroup DIR] [--wait FILE]
  * Prints one line: "load=MODE ns=N bytes_read=N touches=N".
  */
 #include <errno.h>
@@ -60,7 +67,8 @@ static void die(const char *what)
 
 static void usage(void)
 {
-	fputs("usage: reclaim_load file|anon|mix [--file PATH] [--passes N] [--anon-mb MB] [--touches N]\n",
+	fputs("usage: reclaim_load file|anon|mix [--file PATH] [--passes N] [--anon-mb MB] [--touches N]\n"
+	      "                    [--cgroup DIR] [--wait FILE]\n",
 	      stderr);
 	exit(2);
 }
@@ -144,6 +152,34 @@ static void setup(struct load *l, int need_file, int need_anon)
 	}
 }
 
+/* Move this process into cgroup @dir. */
+static void join_cgroup(const char *dir)
+{
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		die(path);
+	if (write(fd, "0\n", 2) != 2)
+		die(path);
+	close(fd);
+}
+
+/* Block until @path has something to read. */
+static void wait_for(const char *path)
+{
+	char buf[512];
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		die(path);
+	if (read(fd, buf, sizeof(buf)) < 0)
+		die(path);
+	close(fd);
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -159,7 +195,7 @@ int main(int argc, char **argv)
 			  .touches = 200000,
 			  .fd = -1,
 			  .rng = 0x9e3779b97f4a7c15ULL };
-	const char *mode;
+	const char *mode, *cgroup = NULL, *wait = NULL;
 	unsigned long i, p;
 	uint64_t start, end;
 	int a;
@@ -178,9 +214,17 @@ int main(int argc, char **argv)
 			l.anon_mb = number(argv[a + 1]);
 		else if (!strcmp(argv[a], "--touches"))
 			l.touches = number(argv[a + 1]);
+		else if (!strcmp(argv[a], "--cgroup"))
+			cgroup = argv[a + 1];
+		else if (!strcmp(argv[a], "--wait"))
+			wait = argv[a + 1];
 		else
 			usage();
 	}
+	if (cgroup)
+		join_cgroup(cgroup);
+	if (wait)
+		wait_for(wait);
 
 	if (!strcmp(mode, "file")) {
 		setup(&l, 1, 0);

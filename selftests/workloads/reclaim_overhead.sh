@@ -146,7 +146,7 @@ hook_counts() {
 # recorded
 run_arm() {
 	local name=${1%%=*} policy=${1#*=} rep=$2 armcg runcg id= load args line
-	local calls0 refused0 calls1 refused1 ns scan steal
+	local calls0 refused0 calls1 refused1 ns scan steal sync_file
 	armcg=$cgroot/overhead-$name
 	make_tree "$armcg"
 	if [ "$policy" != none ]; then
@@ -161,8 +161,10 @@ run_arm() {
 		# a fresh memcg for every run: its counters start at 0
 		mkdir -p "$cgroot/$runcg"
 		echo $((memcg_mb << 20)) >"$cgroot/$runcg/memory.max"
+		sync_file=$(bed_sync)
 		# shellcheck disable=SC2086
-		line=$(in_cgroup "$runcg" "$load_bin" $args) || return 1
+		line=$("$load_bin" $args --cgroup "$cgroot/$runcg" ${sync_file:+--wait "$sync_file"}) || return 1
+		bed_sync_off
 		read -r calls1 refused1 < <(hook_counts "$id")
 		ns=$(sed -n 's/.* ns=\([0-9]*\).*/\1/p' <<<"$line")
 		scan=$(memstat "$runcg" pgscan)
