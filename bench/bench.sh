@@ -10,7 +10,7 @@
 # section per workload in docs/results.md.
 #
 # Usage: bench.sh [--report] [WORKLOAD...]   (default: all of thrash pileup
-#        swappiness mix overhead iteration)
+#        swappiness mix overhead hooks iteration)
 # --report writes the overhead section again from the last run's data
 # under build/bench/overhead, without running anything.
 set -u
@@ -26,7 +26,7 @@ if [ "${1:-}" = --report ]; then
 	shift
 fi
 workloads=("$@")
-[ ${#workloads[@]} -gt 0 ] || workloads=(thrash pileup swappiness mix overhead iteration)
+[ ${#workloads[@]} -gt 0 ] || workloads=(thrash pileup swappiness mix overhead hooks iteration)
 
 vm() { # KERNEL RESULTS_DIR CMD...: the guest's wall seconds go to DIR/wall
 	local kernel=$1 dir=$2 start=$SECONDS rc
@@ -218,6 +218,29 @@ report_overhead() { # DIR
 		python3 "$repo/bench/summarize_overhead.py" bed "$d/unpatched" "$d/patched" "$d/siblings" "$d/depth"
 		echo
 	} | section overhead "$(cat "$d/where" 2>/dev/null || echo "$where")"
+}
+
+bench_hooks() {
+	local d=$out/hooks t p arms=(--arm none=none)
+	t=$repo/build/bpf/test
+	for p in stock_no_hooks stock_isolate_only stock_no_budget; do
+		arms+=(--arm "$p=$t/$p.bpf.o")
+	done
+	arms+=(--arm passthrough=passthrough)
+	echo "bench: what one hook call and one context fill cost (file load, bench kernel)"
+	vm "$patched" "$d" selftests/workloads/reclaim_overhead.sh --out /run/results \
+		--load file "${arms[@]}" --reps 5 || return 1
+	{
+		echo "## hooks: what a policy costs, part by part"
+		echo
+		echo "The file load of reclaim_overhead (one 384 MiB stream through a 64 MiB memcg), 5 runs per arm,"
+		echo "under policies that return the stock decision from more and more hooks: none, a policy with no"
+		echo "hooks, the isolate hook alone, every hook but the budget (the loop stays exactly stock's), and"
+		echo "passthrough. Virtual ns are instructions (instruction clock, shift 0)."
+		echo
+		python3 "$repo/bench/summarize_overhead.py" hooks "$d/overhead.csv"
+		echo
+	} | section hooks
 }
 
 bench_iteration() {

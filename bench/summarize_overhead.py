@@ -4,6 +4,7 @@
 
 Usage: summarize_overhead.py cost CSV...     the cost table, arm by load
        summarize_overhead.py scaling CSV...  cost against siblings and depth
+       summarize_overhead.py hooks CSV...    a policy's cost part by part
        summarize_overhead.py bed DIR...      the bed itself: the same arm
                                              in different boots, and what a
                                              virtual second costs (DIR: one
@@ -140,6 +141,38 @@ def scaling(rows):
               f"| {fmt_ratio(x.scan_cost(), f.scan_cost())} |")
 
 
+def hooks(rows):
+    c = cells(rows, lambda r: r["arm"])
+    need = ("none", "stock_no_hooks", "stock_isolate_only", "stock_no_budget", "passthrough")
+    missing = [a for a in need if a not in c]
+    if missing:
+        print("summarize_overhead: hooks needs the arms " + ", ".join(missing), file=sys.stderr)
+        sys.exit(1)
+    none, nohooks, iso, nobudget, passthrough = (c[a] for a in need)
+    print("| arm | runs | virtual ms per run (spread) | pages scanned | hook calls per run | / none |")
+    print("|---|---|---|---|---|---|")
+    for a in need:
+        x = c[a]
+        print(f"| {a} | {x.n} | {x.ns / 1e6:.2f} ({spread_of([r['ns'] for r in x.rows])}) | {x.scan:.0f} "
+              f"| {x.calls:.0f} | {x.ns / none.ns:.4f} |")
+    passes = iso.calls  # the isolate hook is asked once per batch, and a pass here is one batch
+    print()
+    print(f"- a pass with a policy attached, before any hook: {(nohooks.ns - none.ns) / passes:.0f} instructions "
+          f"(stock_no_hooks - none, over {passes:.0f} batches, one per pass on this load)")
+    print(f"- the first hook of a batch, with its context fill: {(iso.ns - nohooks.ns) / iso.calls:.0f} instructions "
+          "(stock_isolate_only - stock_no_hooks)")
+    extra = nobudget.calls - iso.calls
+    call = (nobudget.ns - iso.ns) / extra if extra else 0
+    print(f"- each further hook of the batch, sharing that fill: {call:.0f} instructions "
+          "(stock_no_budget - stock_isolate_only, over the calls it adds)")
+    print(f"- so one context fill is about {(iso.ns - nohooks.ns) / iso.calls - call:.0f} instructions")
+    extra = passthrough.calls - nobudget.calls
+    if extra:
+        print(f"- the budget hook, which also turns the pass into the budgeted loop: "
+              f"{(passthrough.ns - nobudget.ns) / extra:.0f} instructions per call (passthrough - stock_no_budget)")
+    print(f"- passthrough in all: {100 * (passthrough.ns / none.ns - 1):+.3f}% per run of this load")
+
+
 def bed(dirs):
     print("| guest | wall s | virtual s | wall s per virtual s | none, file: ns per scanned page (spread) "
           "| none, anon: ns per scanned page (spread) |")
@@ -171,7 +204,7 @@ def bed(dirs):
 
 
 def main():
-    if len(sys.argv) < 3 or sys.argv[1] not in ("cost", "scaling", "bed"):
+    if len(sys.argv) < 3 or sys.argv[1] not in ("cost", "scaling", "hooks", "bed"):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         sys.exit(2)
     if sys.argv[1] == "bed":
@@ -181,7 +214,7 @@ def main():
     if not rows:
         print("summarize_overhead: no runs in " + " ".join(sys.argv[2:]), file=sys.stderr)
         sys.exit(1)
-    {"cost": cost, "scaling": scaling}[sys.argv[1]](rows)
+    {"cost": cost, "scaling": scaling, "hooks": hooks}[sys.argv[1]](rows)
 
 
 if __name__ == "__main__":

@@ -74,11 +74,9 @@ file=$(big_file overhead.bin "$file_mb")
 # The fixed work of each load: one pass over the file (--file-mb, six
 # times the memcg by default), and --scale times 200,000 touches. Files
 # are read once per run, as a stream, and the mix's reads do not wrap: a
-# page read again refaults, and runs with refaulting file pages spread by
-# percents even on the instruction clock, where streaming runs agree
-# within tenths. What a refault finds depends on time-driven work: the
-# shadow-node shrinker sizes itself from memcg statistics that a worker
-# flushes every 2 s.
+# page read again refaults, and what a refault finds depends on the
+# shadow-node shrinker, which sizes itself from memcg statistics flushed
+# by a time-driven worker (see bed_sync in selftests/lib/bed.sh).
 load_args() { # LOAD
 	local touches
 	touches=$(awk -v s="$scale" 'BEGIN { print int(200000 * s) }')
