@@ -105,28 +105,68 @@ def cost(rows):
     # calls it made.
     for load in loads:
         p, n = c.get(("passthrough", load)), c.get(("none", load))
-        if p and n and p.calls:
+        if p and n and p.calls and (len(modes(p.rows)) > 1 or len(modes(n.rows)) > 1):
+            print(f"- {load}: the cost of one hook call is not resolved here: the runs take several paths")
+        elif p and n and p.calls:
             print(f"- {load}: one hook call (passthrough - none, per run) costs {(p.ns - n.ns) / p.calls:.0f} "
                   f"instructions ({p.calls:.0f} calls per run)")
     refused = sum(x.refused for x in c.values())
     print(f"- answers refused by the kernel in these runs: {refused}")
     for load in loads:
         u, n, p = c.get(("unpatched", load)), c.get(("none", load)), c.get(("passthrough", load))
-        if u and n:
-            print(f"- {load}: patched, no policy / unpatched = {n.ns / u.ns:.4f} per run, "
-                  f"{n.scan_cost() / u.scan_cost():.4f} per scanned page (target within 0.1%)")
-        if n and p:
-            print(f"- {load}: passthrough / no policy = {p.ns / n.ns:.4f} per run, "
-                  f"{p.scan_cost() / n.scan_cost():.4f} per scanned page (target within 0.5%)")
+        for a, b, what, target in ((n, u, "patched, no policy / unpatched", "0.1%"),
+                                   (p, n, "passthrough / no policy", "0.5%")):
+            if not a or not b:
+                continue
+            line = (f"- {load}: {what} = {a.ns / b.ns:.4f} per run, "
+                    f"{a.scan_cost() / b.scan_cost():.4f} per scanned page (target within {target})")
+            same = same_mode(a.rows, b.rows)
+            if len(modes(a.rows)) > 1 or len(modes(b.rows)) > 1:
+                line += "; the runs take several paths, so within a path: " + (
+                    ", ".join(same) if same else "no path common to both")
+            print(line)
     print()
-    print("The runs (virtual ms / pages scanned), in the order they ran:")
+    print("The runs (virtual ms / pages scanned), in the order they ran; where the runs of one arm")
+    print("took different paths (pages scanned more than 0.5% apart), each mode with its runs and median:")
     print()
     for load in loads:
         for arm in arms:
             x = c.get((arm, load))
-            if x:
-                runs = ", ".join(f"{r['ns'] / 1e6:.2f}/{r['pgscan']}" for r in x.rows)
-                print(f"- {load}, {arm}: {runs}")
+            if not x:
+                continue
+            runs = ", ".join(f"{r['ns'] / 1e6:.2f}/{r['pgscan']}" for r in x.rows)
+            found = modes(x.rows)
+            line = f"- {load}, {arm}: {runs}"
+            if len(found) > 1:
+                line += "; modes: " + ", ".join(
+                    f"{len(m)} runs at ~{statistics.median(r['pgscan'] for r in m):.0f} pages, "
+                    f"{statistics.median(r['ns'] for r in m) / 1e6:.2f} ms" for m in found)
+            print(line)
+
+
+def same_mode(a_rows, b_rows):
+    """Ratios of the median run time of A to B within each path both took."""
+    out = []
+    for ma in modes(a_rows):
+        sa = statistics.median(r["pgscan"] for r in ma)
+        for mb in modes(b_rows):
+            sb = statistics.median(r["pgscan"] for r in mb)
+            if abs(sa - sb) <= 0.005 * sb:
+                ra = statistics.median(r["ns"] for r in ma)
+                rb = statistics.median(r["ns"] for r in mb)
+                out.append(f"{ra / rb:.4f} at ~{sb:.0f} pages ({len(ma)} and {len(mb)} runs)")
+    return out
+
+
+def modes(rows):
+    """Group runs whose page counts lie within 0.5% of their neighbours'."""
+    out = []
+    for r in sorted(rows, key=lambda r: r["pgscan"]):
+        if out and r["pgscan"] <= out[-1][-1]["pgscan"] * 1.005:
+            out[-1].append(r)
+        else:
+            out.append([r])
+    return out
 
 
 def scaling(rows):
