@@ -171,14 +171,24 @@ def modes(rows):
 
 def scaling(rows):
     c = cells(rows, lambda r: (r["arm"], r["load"], r["siblings"], r["depth"]))
-    print("| policy | load | policies attached | depth below the policy | runs | ns per scanned page (spread) "
-          "| / first row |")
+    configs = sorted({(k[1], k[2], k[3]) for k in c})
+    print("| load | policies attached | depth below the policy | none: ns per scanned page (spread) "
+          "| passthrough: ns per scanned page (spread) | passthrough / none | none / first row |")
     print("|---|---|---|---|---|---|---|")
-    first = {}
-    for (arm, load, sib, depth), x in sorted(c.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2], kv[0][3])):
-        f = first.setdefault((arm, load), x)
-        print(f"| {arm} | {load} | {sib} | {depth} | {x.n} | {x.scan_cost():.1f} ({Cell.spread(x.per_scan):.2f}%) "
-              f"| {fmt_ratio(x.scan_cost(), f.scan_cost())} |")
+    first = None
+    for load, sib, depth in configs:
+        n, p = c.get(("none", load, sib, depth)), c.get(("passthrough", load, sib, depth))
+        if not n:
+            continue
+        first = first or n
+        pcol = f"{p.scan_cost():.1f} ({spread_of(p.per_scan)}, {p.n} runs)" if p else "-"
+        ratio = f"{p.scan_cost() / n.scan_cost():.4f}" if p else "-"
+        print(f"| {load} | {sib} | {depth} | {n.scan_cost():.1f} ({spread_of(n.per_scan)}, {n.n} runs) | {pcol} "
+              f"| {ratio} | {n.scan_cost() / first.scan_cost():.4f} |")
+    print()
+    print("`none` with more than one policy attached is a memcg without a policy of its own while its")
+    print("siblings have one: reclaim looks the policy up and finds none. The last column is what the")
+    print("kernel itself pays for the memcg's depth, with or without mglru_ext.")
 
 
 def hooks(rows):
@@ -214,18 +224,21 @@ def hooks(rows):
 
 
 def bed(dirs):
-    print("| guest | wall s | virtual s | wall s per virtual s | none, file: ns per scanned page (spread) "
-          "| none, anon: ns per scanned page (spread) |")
-    print("|---|---|---|---|---|---|")
+    print("| guest | wall s | virtual s since boot | virtual s of measured runs | wall s per measured virtual s "
+          "| none, file: ns per scanned page (spread) | none, anon: ns per scanned page (spread) |")
+    print("|---|---|---|---|---|---|---|")
     per_boot = {}
     for d in dirs:
         csvs = sorted(glob.glob(os.path.join(d, "**", "overhead.csv"), recursive=True))
-        ups = [float(open(u).read()) for u in glob.glob(os.path.join(d, "**", "uptime"), recursive=True)]
+        ups = [float(open(u).read().split()[0])
+               for u in glob.glob(os.path.join(d, "**", "uptime"), recursive=True)]
         try:
             wall = float(open(os.path.join(d, "wall")).read())
         except OSError:
             wall = None
-        rows = [r for r in read(csvs) if r["siblings"] == 1 and r["depth"] == 1]
+        every = read(csvs)
+        measured = sum(r["ns"] for r in every) / 1e9
+        rows = [r for r in every if r["siblings"] == 1 and r["depth"] == 1]
         arm = "none" if any(r["arm"] == "none" for r in rows) else "unpatched"
         c = cells([r for r in rows if r["arm"] == arm], lambda r: r["load"])
         figs = []
@@ -234,9 +247,15 @@ def bed(dirs):
             figs.append(f"{x.scan_cost():.1f} ({Cell.spread(x.per_scan):.2f}%, {x.n} runs)" if x else "-")
             if x:
                 per_boot.setdefault((arm, load), []).append(x.scan_cost())
-        up = max(ups) if ups else None
-        ratio = f"{wall / up:.1f}" if wall and up else "-"
-        print(f"| {os.path.basename(d.rstrip('/'))} | {wall or '-'} | {up or '-'} | {ratio} | {figs[0]} | {figs[1]} |")
+        up = f"{max(ups):.1f}" if ups else "-"
+        ratio = f"{wall / measured:.1f}" if wall and measured else "-"
+        print(f"| {os.path.basename(d.rstrip('/'))} | {wall:.0f} | {up} | {measured:.1f} | {ratio} "
+              f"| {figs[0]} | {figs[1]} |" if wall else
+              f"| {os.path.basename(d.rstrip('/'))} | - | {up} | {measured:.1f} | - | {figs[0]} | {figs[1]} |")
+    print()
+    print("Wall s per measured virtual s counts everything a guest did for its runs (boot, loading")
+    print("policies, settling, the warm-up round, waiting for the flush worker) against the virtual time")
+    print("of the recorded runs alone; idle guest time costs no wall time on the instruction clock.")
     print()
     for (arm, load), v in per_boot.items():
         if len(v) > 1:
