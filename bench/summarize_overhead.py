@@ -244,14 +244,14 @@ def bed(dirs):
         figs = []
         for load in ("file", "anon"):
             x = c.get(load)
-            figs.append(f"{x.scan_cost():.1f} ({Cell.spread(x.per_scan):.2f}%, {x.n} runs)" if x else "-")
+            figs.append(f"{x.scan_cost():.1f} ({spread_of(x.per_scan)}, {x.n} runs)" if x else "-")
             if x:
                 per_boot.setdefault((arm, load), []).append(x.scan_cost())
         up = f"{max(ups):.1f}" if ups else "-"
+        wall_s = f"{wall:.0f}" if wall else "-"
         ratio = f"{wall / measured:.1f}" if wall and measured else "-"
-        print(f"| {os.path.basename(d.rstrip('/'))} | {wall:.0f} | {up} | {measured:.1f} | {ratio} "
-              f"| {figs[0]} | {figs[1]} |" if wall else
-              f"| {os.path.basename(d.rstrip('/'))} | - | {up} | {measured:.1f} | - | {figs[0]} | {figs[1]} |")
+        print(f"| {os.path.basename(d.rstrip('/'))} | {wall_s} | {up} | {measured:.1f} | {ratio} "
+              f"| {figs[0]} | {figs[1]} |")
     print()
     print("Wall s per measured virtual s counts everything a guest did for its runs (boot, loading")
     print("policies, settling, the warm-up round, waiting for the flush worker) against the virtual time")

@@ -7,8 +7,8 @@
 #   bed_clock           "instructions" or "wall": how this guest's time runs
 #   bed_stage FILE...   copy FILEs to /run/stage (tmpfs) and print the
 #                       staged path of the last one
-#   bed_settle          write back and drop the page cache, compact memory
-#                       and empty the zram0 swap area: the state every
+#   bed_settle          write back and drop the page cache, and compact
+#                       memory where the kernel can: the state every
 #                       measured run starts from
 #   bed_swap_on MB      a fresh zram0 swap area of MB MiB
 #   bed_sync            arm the start of the next run: prints a file whose
