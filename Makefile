@@ -33,7 +33,7 @@ VMLINUX_H := $(BUILD)/include/vmlinux.h
 DEB_PACKAGES := linux-source-6.12 xz-utils qemu-system-x86 clang llvm \
 	dwarves libelf-dev zlib1g-dev libcap-dev flex bison bc libssl-dev cpio \
 	rsync e2fsprogs fio util-linux dmsetup gnuplot-nox python3 python3-ply kmod \
-	libclang-rt-14-dev
+	libclang-rt-14-dev libinih-dev libjson-c-dev pkg-config
 DEPS_STAMP := $(BUILD)/.deps-$(shell echo $(DEB_PACKAGES) | sha256sum | cut -c1-12)
 
 KERNEL_INPUTS := $(wildcard kernel-patches/*) kernel-config/mglru_ext.config \
@@ -48,8 +48,13 @@ TEST_POLICY_OBJS := $(patsubst selftests/policies/%.bpf.c,$(BUILD)/bpf/test/%.bp
 BPF_HDRS := $(wildcard include/*.h) $(wildcard bpf-policies/*.h)
 
 LOADER_SRCS := $(wildcard loader/*.c)
+# The loader's core, which the commands and the test tools build on.
+LOADER_CORE_SRCS := loader/policy.c loader/kernel.c loader/cgroup.c \
+	loader/parse.c loader/log.c
 LOADER_HDRS := $(wildcard loader/*.h) $(wildcard include/*.h)
 MGLRUCTL := $(BUILD)/bin/mglructl
+# Debian's libinih parses the config file, json-c writes --json.
+LOADER_LIBS := -lelf -lz -linih -ljson-c
 TEST_PARSE := $(BUILD)/bin/test_parse
 
 CFLAGS_USER := -O2 -g -Wall -Wextra -Werror -std=gnu11 -I$(REPO)/include
@@ -139,10 +144,10 @@ workloads: $(WORKLOAD_BINS)
 # Test tools that drive the kernel through the loader's own code.
 ATTACH_STORM := $(BUILD)/bin/test/attach_storm
 
-$(ATTACH_STORM): selftests/tools/attach_storm.c $(filter-out loader/main.c,$(LOADER_SRCS)) \
+$(ATTACH_STORM): selftests/tools/attach_storm.c $(LOADER_CORE_SRCS) \
 		$(LOADER_HDRS) $(LIBBPF_A)
 	@mkdir -p $(dir $@)
-	gcc $(CFLAGS_USER) -I$(LIBBPF_INC) -Iloader -o $@ $(filter %.c,$^) $(LIBBPF_A) -lelf -lz
+	gcc $(CFLAGS_USER) -I$(LIBBPF_INC) -Iloader -o $@ $(filter %.c,$^) $(LIBBPF_A) $(LOADER_LIBS)
 
 # Static: the bed copies it to tmpfs, and nothing of it is read over 9p
 # while it is measured.
@@ -157,7 +162,7 @@ $(BUILD)/bin/%: selftests/workloads/%.c
 $(MGLRUCTL): $(LOADER_SRCS) $(LOADER_HDRS) $(LIBBPF_A)
 	@mkdir -p $(dir $@)
 	gcc $(CFLAGS_USER) -I$(LIBBPF_INC) -o $@ $(LOADER_SRCS) \
-		$(LIBBPF_A) -lelf -lz
+		$(LIBBPF_A) $(LOADER_LIBS)
 
 # Tests.
 check: $(KSTAMP) policies loader workloads $(BPFTOOL) $(TEST_PARSE) $(WARN_KO) $(ATTACH_STORM)

@@ -22,9 +22,18 @@ enum mglructl_status {
 	EXIT_NOT_ATTACHED = 12, /* unload: nothing attached there */
 	EXIT_EJECTED = 13, /* --foreground/run: the kernel ejected it */
 	EXIT_REFUSED = 14, /* the policy's init refused to attach */
+	EXIT_BAD_CONFIG = 15, /* apply/daemon: the config file is invalid */
+	EXIT_COMPARED_FAILED = 16, /* compare: a side's command failed */
 };
 
-/* Print "mglructl: <message>" on stderr and return @status. */
+/*
+ * Print "mglructl: <message>" on stderr and return @status. While
+ * fail_where is set, the message starts with it instead ("FILE:LINE"), so
+ * that what the policy code says about a knob in the config file comes
+ * out as one "FILE:LINE: reason" line.
+ */
+extern const char *fail_where;
+
 int fail(int status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

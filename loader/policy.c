@@ -19,6 +19,21 @@
 #include "mglru_ext_policy.h"
 #include "parse.h"
 
+/*
+ * libbpf's errors in words: it reports its own (LIBBPF_ERRNO__*, from
+ * 4000 up) through errno too, which strerror() calls "Unknown error".
+ */
+static const char *bpf_strerror(int err)
+{
+	static char buf[128];
+
+	if (err < 0)
+		err = -err;
+	if (libbpf_strerror(err, buf, sizeof(buf)))
+		snprintf(buf, sizeof(buf), "%s", strerror(err));
+	return buf;
+}
+
 const char *policy_dir(void)
 {
 	static char dir[PATH_MAX];
@@ -237,7 +252,7 @@ int policy_open(struct policy *p, const char *path)
 	if (!p->obj) {
 		p->obj = NULL;
 		return fail(EXIT_BAD_OBJECT, "%s is not a BPF object: %s", path,
-			    strerror(errno));
+			    bpf_strerror(errno));
 	}
 	btf = bpf_object__btf(p->obj);
 
@@ -435,7 +450,7 @@ int policy_load(struct policy *p)
 	}
 	return fail(EXIT_FAILURE_OTHER,
 		    "loading policy %s failed: %s (details with -v)", p->name,
-		    strerror(-err));
+		    bpf_strerror(err));
 }
 
 int policy_attach(struct policy *p, const char *cgroup_desc,
@@ -463,7 +478,7 @@ int policy_attach(struct policy *p, const char *cgroup_desc,
 	default:
 		return fail(EXIT_REFUSED,
 			    "attaching policy %s to %s failed: %s", p->name,
-			    cgroup_desc, strerror(err));
+			    cgroup_desc, bpf_strerror(err));
 	}
 }
 

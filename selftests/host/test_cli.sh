@@ -19,7 +19,7 @@ expect_status 2 'no command given' "no command" -- "$ctl"
 expect_status 2 "unknown command 'frobnicate'" "unknown command" -- "$ctl" frobnicate
 expect_status 2 "unknown option '--bogus'" "unknown global option" -- "$ctl" --bogus list
 expect_status 0 '' "--help" -- "$ctl" --help
-for cmd in list load unload status run; do
+for cmd in list load unload status run compare apply daemon vmlinux-h; do
 	out=$("$ctl" $cmd --help)
 	grep -q "^Usage: mglructl $cmd" <<<"$out"
 	tap_ok $? "$cmd --help"
@@ -51,7 +51,90 @@ expect_status 2 'unload takes one of' "unload with two targets" -- "$ctl" unload
 expect_status 2 "bad --memory-max '12Q'" "run with a bad size" -- "$ctl" run --policy none --memory-max 12Q -- true
 expect_status 2 'run needs --policy' "run without a policy" -- "$ctl" run -- true
 expect_status 2 'run needs a command' "run without a command" -- "$ctl" run --policy none
-expect_status 2 "unknown argument '--yaml'" "status with a bad flag" -- "$ctl" status --yaml
+expect_status 2 "bad option '--yaml'" "status with a bad flag" -- "$ctl" status --yaml
+expect_status 2 "unknown --format 'xml'" "status with an unknown format" -- "$ctl" status --format=xml
+expect_status 2 "bad --watch 'soon'" "status --watch with a bad interval" -- "$ctl" status --watch soon
+expect_status 2 'takes no --json' "status --watch with --json" -- "$ctl" status --watch --json
+expect_status 7 'is not a BPF object: BPF object format invalid' "libbpf's errors in words, not 'Unknown error'" -- \
+	"$ctl" load /etc/passwd
+expect_status 2 'compare needs a command' "compare without a command" -- "$ctl" compare --policy budget
+expect_status 2 'too many --policy' "compare with three policies" -- \
+	"$ctl" compare --policy a --policy b --policy c -- true
+expect_status 2 "bad --repeat '0'" "compare --repeat 0" -- "$ctl" compare --repeat 0 -- true
+expect_status 2 '--set comes after the --policy' "compare --set before any --policy" -- \
+	"$ctl" compare --set x=1 -- true
+expect_status 2 "bad --backoff 'never'" "daemon with a bad backoff" -- "$ctl" daemon --backoff never
+
+# The config file: every mistake is one FILE:LINE line and status 15, and
+# --check needs no kernel.
+conf=$scratch/policies.conf
+cfg() { printf '%s\n' "$@" >"$conf"; }
+cfg '# thrash-prone containers' '[containers]' 'match = workload/docker-*.scope' \
+	'match = workload/podman-[0-9]*.scope' 'policy = thrash_aging' 'refault_pct = 40' '' \
+	'; batch jobs' '[batch]' 'match = /batch/*' 'policy = budget'
+out=$("$ctl" apply --check --config "$conf" 2>&1)
+tap_ok $? "apply --check: a valid file with comments" "$out"
+grep -q "valid, 2 sections" <<<"$out"
+tap_ok $? "apply --check says what it found" "$out"
+expect_status 15 "$scratch/none.conf: cannot read the config file" "apply: missing file" -- \
+	"$ctl" apply --check --config "$scratch/none.conf"
+cfg '[a]' 'match = a' 'policy = budget' 'this line is not ini'
+expect_status 15 "^$conf:4: syntax error" "config: syntax error, with its line" -- "$ctl" apply --check --config "$conf"
+cfg '[a]' 'match = a' 'policy = no_such_policy'
+expect_status 15 "^$conf:3: unknown policy 'no_such_policy'" "config: unknown policy" -- \
+	"$ctl" apply --check --config "$conf"
+cfg '[a]' 'match = a' 'policy = thrash_aging' 'min_interval_ms = 200' 'refault_pct = 101'
+expect_status 15 "^$conf:5: .*must be in \[1, 100\], not 101" "config: knob out of range, on its line" -- \
+	"$ctl" apply --check --config "$conf"
+cfg '[a]' 'match = a' 'policy = budget' 'nope = 1'
+expect_status 15 "^$conf:4: .*has no knob 'nope'" "config: unknown knob" -- "$ctl" apply --check --config "$conf"
+cfg '[a]' 'match = a/[bc' 'policy = budget'
+expect_status 15 "^$conf:2: bad pattern 'a/\[bc': '\[' without its '\]'" "config: bad glob" -- \
+	"$ctl" apply --check --config "$conf"
+cfg '[a]' 'match = a/../b' 'policy = budget'
+expect_status 15 "^$conf:2: bad pattern .*'\.\.'" "config: '..' in a pattern" -- "$ctl" apply --check --config "$conf"
+cfg 'policy = budget' '[a]' 'match = a' 'policy = budget'
+expect_status 15 "^$conf:1: 'policy' is outside a \[section\]" "config: key outside a section" -- \
+	"$ctl" apply --check --config "$conf"
+cfg '[a]' 'match = a' 'refault_pct = 40'
+expect_status 15 "^$conf:1: \[a\] has no 'policy ='" "config: section without a policy" -- \
+	"$ctl" apply --check --config "$conf"
+cfg '[a]' 'policy = budget'
+expect_status 15 "^$conf:1: \[a\] has no 'match = PATTERN'" "config: section without a pattern" -- \
+	"$ctl" apply --check --config "$conf"
+cfg '[a]' 'match = a' 'policy = budget' '[b]' 'match = b' 'policy = budget' '[a]' 'match = c' 'policy = budget'
+expect_status 15 "^$conf:7: section \[a\] appears twice" "config: a section twice" -- \
+	"$ctl" apply --check --config "$conf"
+# overlap: decided on the patterns, whatever cgroups exist now
+overlap() { # RESULT A B
+	cfg '[one]' "match = $2" 'policy = budget' '[two]' "match = $3" 'policy = thrash_aging'
+	"$ctl" apply --check --config "$conf" >/dev/null 2>&1
+	[ $? = "$1" ]
+	tap_ok $? "config: '$2' and '$3' $([ "$1" = 15 ] && echo overlap || echo "do not overlap")"
+}
+overlap 15 'web/*' 'web/api-*'
+overlap 15 'a/*.scope' 'a/docker-*'
+overlap 15 '[ab]x' '[bc]x'
+overlap 15 'a/?' 'a/[0-9]'
+overlap 0 'web/*' 'db/*'
+overlap 0 'web/*' 'web/*/leaf'
+overlap 0 '*.scope' '*.service'
+overlap 0 '[!a]x' 'ax'
+overlap 0 'a/*.scope' 'a/docker-?'
+cfg '[one]' 'match = web/*' 'policy = budget' '[two]' 'match = web/api-*' 'policy = budget'
+out=$("$ctl" apply --check --config "$conf" 2>&1)
+tap_ok $? "config: overlapping patterns with the same policy are fine" "$out"
+cfg '[one]' 'match = web/*' 'policy = budget' '[two]' 'match = db/*' 'match = web/api-*' 'policy = thrash_aging'
+out=$("$ctl" apply --check --config "$conf" 2>&1)
+grep -q "^$conf:6: 'web/api-\*' of \[two\] and 'web/\*' of \[one\] (line 2) can match the same cgroup with different policies$" <<<"$out"
+tap_ok $? "config: the overlap error names both patterns, sections and lines" "$out"
+cfg '[a]' 'match = a' 'policy = budget'
+expect_status 3 'this kernel has no mglru_ext' "apply (not --check) needs the kernel" -- \
+	"$ctl" apply --config "$conf"
+
+out=$("$ctl" vmlinux-h)
+grep -q "^struct task_struct {" <<<"$out" && grep -q "preserve_access_index" <<<"$out"
+tap_ok $? "vmlinux-h prints the running kernel's types" "$(head -c 300 <<<"$out")"
 
 out=$("$ctl" list)
 grep -q "^  budget " <<<"$out" && grep -q -- "--set refault_pct=50  \[1..100\]" <<<"$out"

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mglructl apply: attach what the config file assigns; see apply.h. */
+#define _GNU_SOURCE
+#include "apply.h"
+
+#include <bpf/libbpf.h>
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "errors.h"
+#include "mglructl.h"
+#include "policy.h"
+
+static const char apply_usage[] =
+	"Usage: mglructl apply [--config FILE] [--check]\n"
+	"\n"
+	"Attach the policies the config file (default " DEFAULT_CONFIG ")\n"
+	"assigns to every existing cgroup that matches, re-attach those of its\n"
+	"policies that the kernel ejected or whose entry changed, and detach\n"
+	"the policies an earlier apply attached that the file no longer\n"
+	"names. Policies loaded by hand are left alone. Nothing is attached\n"
+	"from a file that does not validate. With --check, validate the file\n"
+	"and print what would be attached, touching nothing.\n"
+	"\n"
+	"The file is INI: one [section] per kind of cgroup, with one or more\n"
+	"'match = PATTERN' lines (globs over cgroup paths below /sys/fs/cgroup;\n"
+	"'*' does not cross '/'), 'policy = NAME|FILE.bpf.o' and one\n"
+	"'KNOB = VALUE' line per knob. '#' and ';' start comments. No cgroup\n"
+	"may match two sections that assign different policies or knobs.\n";
+
+/* The cgroups of the last walk. */
+static struct target *targets;
+static int nr_targets, cap_targets;
+static const struct config *walk_config;
+static const struct reconcile_hooks *walk_hooks;
+
+static int walk_one(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	const char *rel = path + strlen(CGROUP_ROOT);
+	struct target *t;
+
+	(void)ftw;
+	if (flag != FTW_D)
+		return 0;
+	if (walk_hooks && walk_hooks->on_dir)
+		walk_hooks->on_dir(path);
+	rel += *rel == '/';
+	if (!*rel)
+		return 0;
+	if (nr_targets == cap_targets) {
+		cap_targets = cap_targets ? cap_targets * 2 : 64;
+		t = realloc(targets, cap_targets * sizeof(*t));
+		if (!t)
+			return -1;
+		targets = t;
+	}
+	t = &targets[nr_targets++];
+	t->id = st->st_ino;
+	snprintf(t->rel, sizeof(t->rel), "%s", rel);
+	t->entry = walk_config ? config_match(walk_config, rel) : NULL;
+	return 0;
+}
+
+static void walk_cgroups(const struct config *c,
+			 const struct reconcile_hooks *h)
+{
+	nr_targets = 0;
+	walk_config = c;
+	walk_hooks = h;
+	nftw(CGROUP_ROOT, walk_one, 32, FTW_PHYS | FTW_MOUNT);
+}
+
+static const struct target *target_by_id(uint64_t id)
+{
+	int i;
+
+	for (i = 0; i < nr_targets; i++)
+		if (targets[i].id == id)
+			return &targets[i];
+	return NULL;
+}
+
+bool owned_hash(uint64_t cgroup_id, char *hash, size_t len)
+{
+	char dir[4200];
+	struct dirent *de;
+	bool found = false;
+	DIR *d;
+
+	pin_dir(cgroup_id, dir, sizeof(dir));
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, "config-", 7)) {
+			snprintf(hash, len, "%s", de->d_name + 7);
+			found = true;
+		}
+	closedir(d);
+	return found;
+}
+
+/* The cgroup ids that have a config marker. */
+static int owned_ids(uint64_t *ids, int max)
+{
+	unsigned long long id;
+	struct dirent *de;
+	char hash[32];
+	int n = 0;
+	DIR *d;
+
+	d = opendir(PIN_ROOT);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) && n < max)
+		if (sscanf(de->d_name, "cgroup-%llu", &id) == 1 &&
+		    owned_hash(id, hash, sizeof(hash)))
+			ids[n++] = id;
+	closedir(d);
+	return n;
+}
+
+/* The policy deciding for @cgroup_id in @table (newest not detached). */
+static const struct kpolicy *current(const struct kpolicy *table, int n,
+				     uint64_t cgroup_id)
+{
+	const struct kpolicy *kp = NULL;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (table[i].cgroup_id == cgroup_id &&
+		    strcmp(table[i].state, "detached") &&
+		    (!kp || table[i].id > kp->id))
+			kp = &table[i];
+	return kp;
+}
+
+static void detach(uint64_t cgroup_id, const char *what, const char *why)
+{
+	static struct kpolicy table[MAX_POLICIES];
+	const struct kpolicy *kp;
+	struct kpolicy done;
+	int n = kernel_policies(table, MAX_POLICIES);
+
+	kp = n > 0 ? current(table, n, cgroup_id) : NULL;
+	unpin(cgroup_id);
+	if (kp)
+		wait_detached(kp->id, 5000, &done);
+	printf("detached %s from %s: %s\n", kp ? kp->name : "policy", what,
+	       why);
+}
+
+/* Policies loaded by hand we said we leave alone, so we say it once. */
+static uint64_t warned[MAX_POLICIES];
+static int nr_warned;
+
+static void warn_once(const struct kpolicy *kp, const struct target *t)
+{
+	int i;
+
+	for (i = 0; i < nr_warned; i++)
+		if (warned[i] == kp->id)
+			return;
+	if (nr_warned < MAX_POLICIES)
+		warned[nr_warned++] = kp->id;
+	fprintf(stderr,
+		"mglructl: /%s has policy %s (id %llu) not attached by the config; leaving it\n",
+		t->rel, kp->name, (unsigned long long)kp->id);
+}
+
+static int attach_entry(const struct target *t)
+{
+	const struct config_entry *e = t->entry;
+	const char *sets[MAX_SETS];
+	char where[4300], abs[4300], marker[4400], dir[4200];
+	struct bpf_link *link;
+	uint64_t cgroup_id, id;
+	struct policy p;
+	int i, ret;
+
+	for (i = 0; i < e->nr_sets; i++)
+		sets[i] = e->sets[i];
+	snprintf(abs, sizeof(abs), "%s/%s", CGROUP_ROOT, t->rel);
+	ret = attach_policy(&p, e->path, abs, sets, e->nr_sets, true, &link,
+			    &cgroup_id, where, sizeof(where));
+	if (ret)
+		return ret;
+	id = newest_policy(p.name, cgroup_id);
+	if (pin_link(link, cgroup_id)) {
+		ret = fail(EXIT_FAILURE_OTHER,
+			   "pinning the policy of /%s: %s; detached", t->rel,
+			   strerror(errno));
+		bpf_link__destroy(link);
+		policy_close(&p);
+		return ret;
+	}
+	pin_dir(cgroup_id, dir, sizeof(dir));
+	snprintf(marker, sizeof(marker), "%s/config-%s", dir, e->hash);
+	if (mkdir(marker, 0700))
+		fprintf(stderr, "mglructl: marking %s: %s\n", marker,
+			strerror(errno));
+	printf("attached %s to /%s (id %llu)\n", p.name, t->rel,
+	       (unsigned long long)id);
+	bpf_link__disconnect(link);
+	bpf_link__destroy(link);
+	policy_close(&p);
+	return 0;
+}
+
+int reconcile(const struct config *c, const struct reconcile_hooks *h)
+{
+	static struct kpolicy table[MAX_POLICIES];
+	uint64_t ids[MAX_POLICIES];
+	const struct kpolicy *kp;
+	const struct target *t;
+	char hash[32], what[64];
+	int i, n, nr_owned, ret, first = 0;
+
+	walk_cgroups(c, h);
+	n = kernel_policies(table, MAX_POLICIES);
+	if (n < 0)
+		return fail(EXIT_FAILURE_OTHER, "cannot read %s: %s",
+			    POLICIES_FILE, strerror(-n));
+
+	/* the config's policies first: gone, no longer wanted, ejected */
+	nr_owned = owned_ids(ids, MAX_POLICIES);
+	for (i = 0; i < nr_owned; i++) {
+		t = target_by_id(ids[i]);
+		if (!t) {
+			snprintf(what, sizeof(what), "cgroup %llu",
+				 (unsigned long long)ids[i]);
+			detach(ids[i], what, "the cgroup is gone");
+			continue;
+		}
+		owned_hash(ids[i], hash, sizeof(hash));
+		snprintf(what, sizeof(what), "/%.60s", t->rel);
+		if (!t->entry) {
+			detach(ids[i], what, "no longer in the config");
+			continue;
+		}
+		if (strcmp(t->entry->hash, hash)) {
+			detach(ids[i], what, "its config entry changed");
+			continue;
+		}
+		kp = current(table, n, ids[i]);
+		if (!kp) {
+			unpin(ids[i]); /* a stale pin: attach anew below */
+			continue;
+		}
+		if (!strcmp(kp->state, "attached"))
+			continue;
+		if (h && h->on_ejected && !h->on_ejected(t, kp))
+			continue;
+		printf("policy %s on /%s was ejected (kind=%s reason=\"%s\"): re-attaching\n",
+		       kp->name, t->rel, kp->exit_kind, kp->exit_reason);
+		unpin(ids[i]);
+		{
+			struct kpolicy done;
+
+			wait_detached(kp->id, 5000, &done);
+		}
+	}
+
+	n = kernel_policies(table, MAX_POLICIES);
+	if (n < 0)
+		n = 0;
+	for (i = 0; i < nr_targets; i++) {
+		t = &targets[i];
+		if (!t->entry)
+			continue;
+		kp = current(table, n, t->id);
+		if (kp) {
+			if (!owned_hash(t->id, hash, sizeof(hash)))
+				warn_once(kp, t);
+			continue;
+		}
+		ret = attach_entry(t);
+		if (ret && !first)
+			first = ret;
+	}
+	fflush(stdout);
+	return first;
+}
+
+void reconcile_plan(const struct config *c)
+{
+	int i, n = 0;
+
+	walk_cgroups(c, NULL);
+	for (i = 0; i < nr_targets; i++) {
+		if (!targets[i].entry)
+			continue;
+		printf("/%s: [%s] %s", targets[i].rel, targets[i].entry->name,
+		       targets[i].entry->policy);
+		for (int k = 0; k < targets[i].entry->nr_sets; k++)
+			printf(" %s", targets[i].entry->sets[k]);
+		printf(" (line %d)\n", targets[i].entry->line);
+		n++;
+	}
+	printf("%s: valid, %d section%s, %d existing cgroup%s match\n", c->file,
+	       c->nr_entries, c->nr_entries == 1 ? "" : "s", n,
+	       n == 1 ? "" : "s");
+}
+
+int detach_owned(const char *why)
+{
+	uint64_t ids[MAX_POLICIES];
+	char what[4200];
+	int i, n = owned_ids(ids, MAX_POLICIES);
+
+	for (i = 0; i < n; i++) {
+		if (cgroup_path_of(CGROUP_ROOT, ids[i], what, sizeof(what)))
+			snprintf(what, sizeof(what), "cgroup %llu",
+				 (unsigned long long)ids[i]);
+		detach(ids[i], what, why);
+	}
+	return n;
+}
+
+int cmd_apply(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "check", no_argument, NULL, 'n' },
+		{}
+	};
+	const char *file = DEFAULT_CONFIG;
+	static struct config c;
+	bool check = false;
+	int opt, ret;
+
+	if (want_help(argc, argv)) {
+		fputs(apply_usage, stdout);
+		return EXIT_OK;
+	}
+	while ((opt = getopt_long(argc, argv, "c:n", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			file = optarg;
+			break;
+		case 'n':
+			check = true;
+			break;
+		default:
+			return bad_option(apply_usage, argv);
+		}
+	}
+	if (optind < argc)
+		return usage_error(apply_usage, "unexpected argument '%s'",
+				   argv[optind]);
+	ret = config_load(file, &c);
+	if (ret)
+		return ret;
+	if (check) {
+		reconcile_plan(&c);
+		return EXIT_OK;
+	}
+	ret = check_kernel();
+	if (!ret)
+		ret = check_privileges();
+	if (!ret && !bpffs_mounted())
+		ret = fail(
+			EXIT_NO_BPFFS,
+			"bpffs is not mounted at /sys/fs/bpf: mount -t bpf bpf /sys/fs/bpf");
+	if (ret)
+		return ret;
+	return reconcile(&c, NULL);
+}

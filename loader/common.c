@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Helpers the commands share; see mglructl.h. */
+#define _GNU_SOURCE
+#include <bpf/libbpf.h>
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <linux/capability.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "errors.h"
+#include "mglructl.h"
+#include "policy.h"
+
+bool verbose;
+const char *fail_where;
+
+int fail(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", fail_where ? fail_where : "mglructl");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return status;
+}
+
+bool want_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return false;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return true;
+	}
+	return false;
+}
+
+int usage_error(const char *usage, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("mglructl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n%s", usage);
+	return EXIT_USAGE;
+}
+
+int bad_option(const char *usage, char **argv)
+{
+	return usage_error(usage, "bad option '%s' (unknown, or without its value)",
+			   argv[optind - 1]);
+}
+
+/* Root, or CAP_SYS_ADMIN and CAP_BPF in the effective set. */
+int check_privileges(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3,
+						0 };
+	struct __user_cap_data_struct data[2] = {};
+
+	if (!geteuid())
+		return 0;
+	if (!syscall(SYS_capget, &hdr, data) &&
+	    (data[0].effective & (1U << CAP_SYS_ADMIN)) &&
+	    (data[1].effective & (1U << (CAP_BPF - 32))))
+		return 0;
+	return fail(EXIT_PERMISSION,
+		    "loading policies needs root (CAP_SYS_ADMIN and CAP_BPF)");
+}
+
+int check_kernel(void)
+{
+	if (!kernel_has_mglru_ext())
+		return fail(
+			EXIT_NO_KERNEL_SUPPORT,
+			"this kernel has no mglru_ext (no %s in /sys/kernel/btf/vmlinux): boot the patched kernel",
+			"mglru_ext_ops");
+	return 0;
+}
+
+int resolve_target(const char *path, uint64_t *id, char *desc, size_t len)
+{
+	char abs[4096], file[4200];
+	int ret;
+
+	*id = 0;
+	snprintf(desc, len, "system");
+	if (!path)
+		return 0;
+	ret = cgroup_resolve(path, abs, sizeof(abs), id);
+	if (ret == -EMEDIUMTYPE)
+		return fail(EXIT_BAD_CGROUP, "%s is not a cgroup v2 directory",
+			    path);
+	if (ret)
+		return fail(EXIT_BAD_CGROUP, "no cgroup %s (%s)", path,
+			    strerror(-ret));
+	if (!strcmp(abs, CGROUP_ROOT) || !strcmp(abs, CGROUP_ROOT "/")) {
+		*id = 0; /* the root cgroup covers the whole system */
+		return 0;
+	}
+	snprintf(file, sizeof(file), "%s/memory.max", abs);
+	if (access(file, F_OK))
+		return fail(
+			EXIT_BAD_CGROUP,
+			"cgroup %s has no memory controller: add +memory to its parent's cgroup.subtree_control",
+			path);
+	snprintf(desc, len, "cgroup %s", abs + strlen(CGROUP_ROOT));
+	return 0;
+}
+
+void cgroup_name(uint64_t id, char *buf, size_t len)
+{
+	if (!id)
+		snprintf(buf, len, "system");
+	else if (cgroup_path_of(CGROUP_ROOT, id, buf, len))
+		snprintf(buf, len, "(deleted cgroup %llu)",
+			 (unsigned long long)id);
+}
+
+uint64_t kp_counter(const struct kpolicy *kp, const char *name)
+{
+	int i;
+
+	for (i = 0; i < kp->nr_counters; i++)
+		if (!strcmp(kp->counters[i].name, name))
+			return kp->counters[i].value;
+	return 0;
+}
+
+uint64_t kp_total_calls(const struct kpolicy *kp)
+{
+	return kp_counter(kp, "calls_budget") + kp_counter(kp, "calls_type") +
+	       kp_counter(kp, "calls_isolate") + kp_counter(kp, "calls_aging");
+}
+
+void print_counters_line(const struct kpolicy *kp)
+{
+	printf("calls=%llu differed=%llu refused=%llu clamped=%llu throttles=%llu agings=%llu fallbacks=%llu stalls=%llu\n",
+	       (unsigned long long)kp_total_calls(kp),
+	       (unsigned long long)kp_counter(kp, "differed"),
+	       (unsigned long long)kp_counter(kp, "refused"),
+	       (unsigned long long)kp_counter(kp, "clamped"),
+	       (unsigned long long)kp_counter(kp, "throttles"),
+	       (unsigned long long)kp_counter(kp, "agings"),
+	       (unsigned long long)kp_counter(kp, "fallbacks"),
+	       (unsigned long long)kp_counter(kp, "stalls"));
+}
+
+void print_exit_record(const struct kpolicy *kp)
+{
+	printf("  exit: kind=%s reason=\"%s\"%s%s%s\n", kp->exit_kind,
+	       kp->exit_reason, kp->exit_msg[0] ? " message=\"" : "",
+	       kp->exit_msg, kp->exit_msg[0] ? "\"" : "");
+}
+
+int find_kpolicy(uint64_t id, struct kpolicy *out)
+{
+	static struct kpolicy table[MAX_POLICIES];
+	int i, n = kernel_policies(table, MAX_POLICIES);
+
+	for (i = n - 1; i >= 0; i--) {
+		if (table[i].id == id) {
+			*out = table[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+uint64_t newest_policy(const char *name, uint64_t cgroup_id)
+{
+	static struct kpolicy table[MAX_POLICIES];
+	int i, n = kernel_policies(table, MAX_POLICIES);
+	uint64_t id = 0;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(table[i].name, name) &&
+		    table[i].cgroup_id == cgroup_id &&
+		    !strcmp(table[i].state, "attached") && table[i].id > id)
+			id = table[i].id;
+	return id;
+}
+
+bool wait_detached(uint64_t id, int ms, struct kpolicy *kp)
+{
+	for (; ms > 0; ms -= 50) {
+		if (!find_kpolicy(id, kp) && !strcmp(kp->state, "detached"))
+			return true;
+		usleep(50000);
+	}
+	return false;
+}
+
+int attach_policy(struct policy *p, const char *arg, const char *cgroup,
+		  const char *const *sets, int nr_sets, bool check_pin,
+		  struct bpf_link **link, uint64_t *cgroup_id, char *where,
+		  size_t where_len)
+{
+	char path[4096], dir[4200], pin[4300];
+	int i, ret;
+
+	ret = policy_locate(arg, path, sizeof(path));
+	if (ret)
+		return ret;
+	ret = policy_open(p, path);
+	if (ret)
+		return ret;
+	for (i = 0; i < nr_sets; i++) {
+		ret = policy_set_knob(p, sets[i]);
+		if (ret)
+			goto err;
+	}
+	ret = resolve_target(cgroup, cgroup_id, where, where_len);
+	if (ret)
+		goto err;
+	ret = check_kernel();
+	if (!ret)
+		ret = check_privileges();
+	if (ret)
+		goto err;
+	if (check_pin) {
+		if (!bpffs_mounted()) {
+			ret = fail(
+				EXIT_NO_BPFFS,
+				"bpffs is not mounted at /sys/fs/bpf: mount -t bpf bpf /sys/fs/bpf (or use --foreground)");
+			goto err;
+		}
+		pin_dir(*cgroup_id, dir, sizeof(dir));
+		snprintf(pin, sizeof(pin), "%s/link", dir);
+		if (!access(pin, F_OK)) {
+			ret = fail(
+				EXIT_ALREADY_ATTACHED,
+				"a policy is already pinned for %s at %s (mglructl unload first)",
+				where, pin);
+			goto err;
+		}
+	}
+	ret = policy_set_cgroup(p, *cgroup_id);
+	if (!ret)
+		ret = policy_load(p);
+	if (!ret)
+		ret = policy_attach(p, where, link);
+	if (!ret)
+		return 0;
+err:
+	policy_close(p);
+	return ret;
+}
+
+bool unpin(uint64_t cgroup_id)
+{
+	char dir[4200], pin[4300], marker[4500];
+	struct dirent *de;
+	DIR *d;
+
+	pin_dir(cgroup_id, dir, sizeof(dir));
+	snprintf(pin, sizeof(pin), "%s/link", dir);
+	if (unlink(pin))
+		return false;
+	/* the config's marker (see apply.h) goes with the pin */
+	d = opendir(dir);
+	while (d && (de = readdir(d))) {
+		if (strncmp(de->d_name, "config-", 7))
+			continue;
+		snprintf(marker, sizeof(marker), "%s/%s", dir, de->d_name);
+		rmdir(marker);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+	return true;
+}
+
+int pin_link(struct bpf_link *link, uint64_t cgroup_id)
+{
+	char dir[4200], pin[4300];
+	int err;
+
+	pin_dir(cgroup_id, dir, sizeof(dir));
+	snprintf(pin, sizeof(pin), "%s/link", dir);
+	mkdir(PIN_ROOT, 0700);
+	mkdir(dir, 0700);
+	err = bpf_link__pin(link, pin);
+	if (err) {
+		rmdir(dir);
+		return err;
+	}
+	return 0;
+}

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mglructl load and unload: attach a policy, pinned or in the foreground. */
+#define _GNU_SOURCE
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "errors.h"
+#include "log.h"
+#include "mglructl.h"
+#include "policy.h"
+
+static const char load_usage[] =
+	"Usage: mglructl load POLICY|FILE.bpf.o [--cgroup PATH] [--set KNOB=VALUE]...\n"
+	"                     [--foreground]\n"
+	"\n"
+	"Attach a shipped policy (by name, see 'mglructl list') or any compiled\n"
+	"policy object. Without --cgroup the policy is system-wide; with it, it\n"
+	"decides reclaim for that cgroup v2 subtree (PATH absolute, or relative\n"
+	"to /sys/fs/cgroup). Knobs are checked before anything is loaded.\n"
+	"\n"
+	"The policy is pinned under " PIN_ROOT " and stays attached after\n"
+	"mglructl exits, until 'mglructl unload'. With --foreground it stays\n"
+	"attached only while mglructl runs, printing its counters every second;\n"
+	"Ctrl-C or SIGTERM detaches it.\n";
+
+static const char unload_usage[] =
+	"Usage: mglructl unload NAME | --cgroup PATH | --all\n"
+	"\n"
+	"Detach the pinned policies called NAME, the one on cgroup PATH, or all\n"
+	"of them, and remove their pins.\n";
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static int run_foreground(struct policy *p, struct bpf_link *link, uint64_t id,
+			  const char *where)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct kpolicy kp;
+	int status = EXIT_OK;
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	printf("policy %s attached to %s (id %llu); Ctrl-C detaches it\n",
+	       p->name, where, (unsigned long long)id);
+	fflush(stdout);
+
+	while (!stop_signal) {
+		sleep(1);
+		if (find_kpolicy(id, &kp))
+			break;
+		if (strcmp(kp.state, "attached")) {
+			printf("policy %s was ejected by the kernel\n",
+			       p->name);
+			print_exit_record(&kp);
+			status = EXIT_EJECTED;
+			break;
+		}
+		print_counters_line(&kp);
+		fflush(stdout);
+	}
+
+	bpf_link__destroy(link);
+	if (stop_signal)
+		printf("detaching policy %s: %s\n", p->name,
+		       strsignal(stop_signal));
+	if (wait_detached(id, 5000, &kp)) {
+		printf("final: ");
+		print_counters_line(&kp);
+		print_exit_record(&kp);
+	}
+	return status;
+}
+
+struct load_args {
+	const char *policy;
+	const char *cgroup;
+	const char *sets[MAX_SETS];
+	int nr_sets;
+	bool foreground;
+};
+
+int cmd_load(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cgroup", required_argument, NULL, 'c' },
+		{ "set", required_argument, NULL, 's' },
+		{ "foreground", no_argument, NULL, 'f' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{}
+	};
+	struct load_args a = {};
+	char where[4200], dir[4200], pin[4300];
+	struct bpf_link *link;
+	struct policy p;
+	uint64_t cgroup_id, id;
+	int opt, ret;
+
+	if (want_help(argc, argv)) {
+		fputs(load_usage, stdout);
+		return EXIT_OK;
+	}
+	while ((opt = getopt_long(argc, argv, "c:s:fv", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			a.cgroup = optarg;
+			break;
+		case 's':
+			if (a.nr_sets == MAX_SETS)
+				return usage_error(load_usage,
+						   "too many --set");
+			a.sets[a.nr_sets++] = optarg;
+			break;
+		case 'f':
+			a.foreground = true;
+			break;
+		case 'v':
+			log_setup(verbose = true);
+			break;
+		default:
+			return bad_option(load_usage, argv);
+		}
+	}
+	if (optind + 1 != argc)
+		return usage_error(load_usage,
+				   "load takes one POLICY or FILE.bpf.o");
+	a.policy = argv[optind];
+
+	ret = attach_policy(&p, a.policy, a.cgroup, a.sets, a.nr_sets,
+			    !a.foreground, &link, &cgroup_id, where,
+			    sizeof(where));
+	if (ret)
+		return ret;
+	id = newest_policy(p.name, cgroup_id);
+
+	if (a.foreground) {
+		ret = run_foreground(&p, link, id, where);
+		policy_close(&p);
+		return ret;
+	}
+
+	pin_dir(cgroup_id, dir, sizeof(dir));
+	snprintf(pin, sizeof(pin), "%s/link", dir);
+	if (pin_link(link, cgroup_id)) {
+		ret = fail(EXIT_FAILURE_OTHER,
+			   "pinning at %s failed: %s; policy detached", pin,
+			   strerror(errno));
+		bpf_link__destroy(link);
+		policy_close(&p);
+		return ret;
+	}
+	printf("policy %s attached to %s (id %llu), pinned at %s\n", p.name,
+	       where, (unsigned long long)id, pin);
+	/* the pin keeps it attached; our fd and object can go */
+	bpf_link__disconnect(link);
+	bpf_link__destroy(link);
+	policy_close(&p);
+	return EXIT_OK;
+}
+
+int cmd_unload(int argc, char **argv)
+{
+	static const struct option opts[] = { { "cgroup", required_argument,
+						NULL, 'c' },
+					      { "all", no_argument, NULL, 'a' },
+					      {} };
+	static struct kpolicy table[MAX_POLICIES];
+	const char *cgroup = NULL, *name = NULL;
+	uint64_t ids[MAX_POLICIES];
+	int opt, i, n, nr_ids = 0, ret;
+	bool all = false;
+	char where[4200];
+	struct kpolicy kp;
+
+	if (want_help(argc, argv)) {
+		fputs(unload_usage, stdout);
+		return EXIT_OK;
+	}
+	while ((opt = getopt_long(argc, argv, "c:a", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			cgroup = optarg;
+			break;
+		case 'a':
+			all = true;
+			break;
+		default:
+			return bad_option(unload_usage, argv);
+		}
+	}
+	if (optind < argc)
+		name = argv[optind++];
+	if (optind < argc || (!!name + !!cgroup + all) != 1)
+		return usage_error(
+			unload_usage,
+			"unload takes one of NAME, --cgroup PATH, --all");
+
+	ret = check_kernel();
+	if (!ret)
+		ret = check_privileges();
+	if (ret)
+		return ret;
+
+	n = kernel_policies(table, MAX_POLICIES);
+	if (n < 0)
+		return fail(EXIT_FAILURE_OTHER, "cannot read %s: %s",
+			    POLICIES_FILE, strerror(-n));
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(table[i].state, "detached"))
+			continue;
+		if (name && strcmp(table[i].name, name))
+			continue;
+		if (cgroup) {
+			uint64_t id;
+
+			ret = resolve_target(cgroup, &id, where, sizeof(where));
+			if (ret)
+				return ret;
+			if (table[i].cgroup_id != id)
+				continue;
+		}
+		if (unpin(table[i].cgroup_id))
+			ids[nr_ids++] = table[i].id;
+		else if (name)
+			fprintf(stderr,
+				"mglructl: policy %s (id %llu) is not pinned: stop the mglructl that holds it\n",
+				table[i].name, (unsigned long long)table[i].id);
+	}
+	if (!nr_ids && !all)
+		return fail(EXIT_NOT_ATTACHED, "no pinned policy %s%s",
+			    name ? "named " : "on ", name ? name : cgroup);
+
+	for (i = 0; i < nr_ids; i++) {
+		if (wait_detached(ids[i], 5000, &kp))
+			printf("policy %s (id %llu) detached\n", kp.name,
+			       (unsigned long long)kp.id);
+		else
+			printf("policy id %llu unpinned; still detaching\n",
+			       (unsigned long long)ids[i]);
+	}
+	return EXIT_OK;
+}

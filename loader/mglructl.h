@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What mglructl's commands share: one file per command (load.c, status.c,
+ * run.c, apply.c, daemon.c, vmlinux.c), dispatched from main.c, with the
+ * helpers below in common.c.
+ */
+#ifndef MGLRUCTL_H
+#define MGLRUCTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel.h"
+
+#define MAX_SETS 32
+#define MAX_POLICIES 64
+
+struct bpf_link;
+struct policy;
+
+extern bool verbose;
+
+/* The commands: argv[0] is the command's name. */
+int cmd_list(int argc, char **argv);
+int cmd_load(int argc, char **argv);
+int cmd_unload(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_apply(int argc, char **argv);
+int cmd_daemon(int argc, char **argv);
+int cmd_vmlinux_h(int argc, char **argv);
+
+/* Is -h or --help among the arguments (before any "--")? */
+bool want_help(int argc, char **argv);
+
+/* Print "mglructl: <message>" and @usage on stderr; returns EXIT_USAGE. */
+int usage_error(const char *usage, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* getopt's '?': the option it stopped at, as a usage error. */
+int bad_option(const char *usage, char **argv);
+
+/* 0, or an EXIT_* status after saying what is missing. */
+int check_privileges(void);
+int check_kernel(void);
+
+/*
+ * A cgroup for a policy: @id 0 and @desc "system" for none or the root,
+ * else its id and "cgroup /path". Returns 0 or EXIT_BAD_CGROUP.
+ */
+int resolve_target(const char *path, uint64_t *id, char *desc, size_t len);
+
+/* "/path" of cgroup @id under the cgroup2 root, "system" for 0. */
+void cgroup_name(uint64_t id, char *buf, size_t len);
+
+/* A counter of @kp by name, 0 when the kernel has no such counter. */
+uint64_t kp_counter(const struct kpolicy *kp, const char *name);
+
+/* The hook calls of @kp, all hooks together. */
+uint64_t kp_total_calls(const struct kpolicy *kp);
+
+void print_counters_line(const struct kpolicy *kp);
+void print_exit_record(const struct kpolicy *kp);
+
+/* Policy @id in the kernel's table; 0 or -ENOENT. */
+int find_kpolicy(uint64_t id, struct kpolicy *out);
+
+/* The id of the newest attached policy @name on @cgroup_id, 0 if none. */
+uint64_t newest_policy(const char *name, uint64_t cgroup_id);
+
+/* Wait up to @ms for policy @id to be detached; links go away async. */
+bool wait_detached(uint64_t id, int ms, struct kpolicy *kp);
+
+/*
+ * Locate, open, set knobs, load and attach policy @arg on @cgroup (NULL:
+ * system-wide). With @check_pin, refuse when a pin exists for the cgroup.
+ * On success *link is attached and @p stays open; on failure @p is
+ * closed and an EXIT_* status returned after printing why.
+ */
+int attach_policy(struct policy *p, const char *arg, const char *cgroup,
+		  const char *const *sets, int nr_sets, bool check_pin,
+		  struct bpf_link **link, uint64_t *cgroup_id, char *where,
+		  size_t where_len);
+
+/* Pin @link for @cgroup_id so it outlives us. 0 or -errno. */
+int pin_link(struct bpf_link *link, uint64_t cgroup_id);
+
+/* Remove the pin of @cgroup_id; returns whether there was one. */
+bool unpin(uint64_t cgroup_id);
+
+#endif /* MGLRUCTL_H */

@@ -1,0 +1,619 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mglructl run and compare: a command in temporary cgroups, one per
+ * policy, with what reclaim did there. compare runs the command under two
+ * policies at the same time in sibling cgroups, so both sides see the same
+ * machine, and repeats that to give the spread of every figure.
+ */
+#define _GNU_SOURCE
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <getopt.h>
+#include <json-c/json.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "errors.h"
+#include "memcg.h"
+#include "mglructl.h"
+#include "parse.h"
+#include "policy.h"
+
+static const char run_usage[] =
+	"Usage: mglructl run --policy P [--set KNOB=VALUE]... [--memory-max SIZE]\n"
+	"                    [--swap-max SIZE] -- CMD [ARGS]...\n"
+	"\n"
+	"Create a temporary cgroup, apply the limits, attach policy P to it\n"
+	"(P may be 'none': stock reclaim, for comparisons), run CMD inside,\n"
+	"then print the policy's counters and the cgroup's reclaim statistics\n"
+	"and remove the cgroup. Exits with CMD's status. SIZE takes K, M, G.\n";
+
+static const char compare_usage[] =
+	"Usage: mglructl compare [--policy A] [--policy B] [--set KNOB=VALUE]...\n"
+	"                        [--memory-max SIZE] [--swap-max SIZE] [--repeat N]\n"
+	"                        [--json] -- CMD [ARGS]...\n"
+	"\n"
+	"Run CMD twice at the same time, in two sibling temporary cgroups with\n"
+	"the same limits, one under policy A and one under policy B ('none' is\n"
+	"stock MGLRU; one --policy gives B and leaves A 'none'), and print one\n"
+	"table side by side: wall time, exit status, pgscan, pgsteal, refaults,\n"
+	"OOM kills, PSI memory some/full and the policies' decision counters.\n"
+	"A --set applies to the --policy before it. With --repeat N the pair\n"
+	"runs N times and each figure is the median with its range. The\n"
+	"commands' output goes to stderr, prefixed with their side. Exits 16\n"
+	"when a command failed on either side, else 0.\n";
+
+/* One policy's side of a run or a comparison. */
+struct side {
+	char label; /* 'A', 'B' */
+	const char *policy; /* "none": stock */
+	const char *sets[MAX_SETS];
+	int nr_sets;
+	char cg[4300];
+	struct policy p;
+	struct bpf_link *link;
+	uint64_t cgroup_id, id;
+	pid_t pid;
+	int out_fd; /* where the command's output goes, -1: ours */
+	/* results */
+	int status;
+	double wall_s;
+	struct memcg_report rep;
+	struct kpolicy kp;
+	bool have_kp;
+};
+
+static bool is_stock(const struct side *s)
+{
+	return !strcmp(s->policy, "none");
+}
+
+static int side_setup(struct side *s, const char *mem, const char *swp)
+{
+	char name[64], where[4300];
+	int ret;
+
+	snprintf(name, sizeof(name), "mglructl-%d-%c", getpid(), s->label);
+	ret = memcg_create(name, mem, swp, s->cg, sizeof(s->cg));
+	if (ret)
+		return ret;
+	if (is_stock(s))
+		return 0;
+	ret = attach_policy(&s->p, s->policy, s->cg, s->sets, s->nr_sets, false,
+			    &s->link, &s->cgroup_id, where, sizeof(where));
+	if (ret) {
+		memcg_remove(s->cg);
+		return ret;
+	}
+	s->id = newest_policy(s->p.name, s->cgroup_id);
+	return 0;
+}
+
+static void side_teardown(struct side *s)
+{
+	if (s->link) {
+		bpf_link__destroy(s->link);
+		s->link = NULL;
+	}
+	if (s->p.obj)
+		policy_close(&s->p);
+	memcg_remove(s->cg);
+}
+
+/* Fork CMD into the side's cgroup; it execs once @go_fd is closed. */
+static int side_spawn(struct side *s, char **cmd, int go_fd)
+{
+	char c;
+
+	s->pid = fork();
+	if (s->pid < 0)
+		return fail(EXIT_FAILURE_OTHER, "fork: %s", strerror(errno));
+	if (s->pid)
+		return 0;
+	if (memcg_write(s->cg, "cgroup.procs", "0")) {
+		fprintf(stderr, "mglructl: cannot enter %s\n", s->cg);
+		_exit(127);
+	}
+	if (go_fd >= 0)
+		while (read(go_fd, &c, 1) < 0 && errno == EINTR)
+			;
+	if (s->out_fd >= 0) {
+		dup2(s->out_fd, STDOUT_FILENO);
+		dup2(s->out_fd, STDERR_FILENO);
+	}
+	execvp(cmd[0], cmd);
+	fprintf(stderr, "mglructl: cannot run %s: %s\n", cmd[0],
+		strerror(errno));
+	_exit(127);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Reap the side's command and read what its cgroup and policy saw. */
+static void side_finish(struct side *s, int status, double start)
+{
+	s->wall_s = now_s() - start;
+	s->status = WIFEXITED(status) ? WEXITSTATUS(status) :
+					128 + WTERMSIG(status);
+	memcg_read_report(s->cg, &s->rep);
+	s->have_kp = s->link && !find_kpolicy(s->id, &s->kp);
+}
+
+/* Wait for the commands of @n sides. */
+static void wait_sides(struct side *sides, int n, double start)
+{
+	int left = n, status, i;
+	pid_t pid;
+
+	while (left) {
+		pid = waitpid(-1, &status, 0);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (i = 0; i < n; i++) {
+			if (sides[i].pid == pid) {
+				side_finish(&sides[i], status, start);
+				left--;
+			}
+		}
+	}
+}
+
+static void print_run_report(const struct memcg_report *r)
+{
+	printf("memory.stat: pgscan=%llu pgsteal=%llu pgmajfault=%llu workingset_refault_anon=%llu workingset_refault_file=%llu workingset_activate_file=%llu\n",
+	       (unsigned long long)r->pgscan, (unsigned long long)r->pgsteal,
+	       (unsigned long long)r->pgmajfault,
+	       (unsigned long long)r->refault_anon,
+	       (unsigned long long)r->refault_file,
+	       (unsigned long long)r->activate_file);
+	printf("memory.events: oom=%llu oom_kill=%llu\n",
+	       (unsigned long long)r->oom, (unsigned long long)r->oom_kill);
+}
+
+/* --policy, --set, --memory-max, --swap-max, shared by run and compare. */
+struct run_opts {
+	struct side sides[2];
+	int nr_sides;
+	const char *mem, *swp;
+	int repeat;
+	bool json;
+};
+
+static int parse_run_opts(int argc, char **argv, const char *usage,
+			  bool compare, struct run_opts *o)
+{
+	static const struct option opts[] = {
+		{ "policy", required_argument, NULL, 'p' },
+		{ "set", required_argument, NULL, 's' },
+		{ "memory-max", required_argument, NULL, 'm' },
+		{ "swap-max", required_argument, NULL, 'w' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
+		{}
+	};
+	uint64_t v;
+	struct side *s;
+	int opt;
+
+	o->repeat = 1;
+	while ((opt = getopt_long(argc, argv, "+p:s:m:w:r:j", opts, NULL)) !=
+	       -1) {
+		switch (opt) {
+		case 'p':
+			if (o->nr_sides == (compare ? 2 : 1))
+				return usage_error(usage, "too many --policy");
+			o->sides[o->nr_sides++].policy = optarg;
+			break;
+		case 's':
+			if (!o->nr_sides)
+				return usage_error(
+					usage,
+					"--set comes after the --policy it sets");
+			s = &o->sides[o->nr_sides - 1];
+			if (s->nr_sets == MAX_SETS)
+				return usage_error(usage, "too many --set");
+			s->sets[s->nr_sets++] = optarg;
+			break;
+		case 'm':
+			o->mem = optarg;
+			break;
+		case 'w':
+			o->swp = optarg;
+			break;
+		case 'r':
+			if (!compare || parse_u64(optarg, 1, 1000, &v))
+				return usage_error(usage, "bad --repeat '%s'",
+						   optarg);
+			o->repeat = v;
+			break;
+		case 'j':
+			if (!compare)
+				return bad_option(usage, argv);
+			o->json = true;
+			break;
+		default:
+			return bad_option(usage, argv);
+		}
+	}
+	if (o->mem && parse_size(o->mem, &v))
+		return usage_error(usage, "bad --memory-max '%s'", o->mem);
+	if (o->swp && parse_size(o->swp, &v))
+		return usage_error(usage, "bad --swap-max '%s'", o->swp);
+	if (optind >= argc)
+		return usage_error(usage, "%s needs a command after --",
+				   compare ? "compare" : "run");
+	if (!compare && !o->nr_sides)
+		return usage_error(usage,
+				   "run needs --policy (or --policy none)");
+	if (compare && o->nr_sides < 2) {
+		/* one --policy is B, against stock */
+		if (o->nr_sides == 1)
+			o->sides[1] = o->sides[0];
+		memset(&o->sides[0], 0, sizeof(o->sides[0]));
+		o->sides[0].policy = "none";
+		if (!o->nr_sides)
+			o->sides[1].policy = "none";
+		o->nr_sides = 2;
+	}
+	o->sides[0].label = 'A';
+	o->sides[1].label = 'B';
+	return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o = {};
+	struct side *s = &o.sides[0];
+	int ret;
+
+	if (want_help(argc, argv)) {
+		fputs(run_usage, stdout);
+		return EXIT_OK;
+	}
+	ret = parse_run_opts(argc, argv, run_usage, false, &o);
+	if (ret)
+		return ret;
+	s->out_fd = -1;
+	ret = side_setup(s, o.mem, o.swp);
+	if (ret)
+		return ret;
+	fflush(stdout);
+	ret = side_spawn(s, argv + optind, -1);
+	if (!ret) {
+		signal(SIGINT, SIG_IGN);
+		wait_sides(s, 1, now_s());
+		ret = s->status;
+		printf("--- mglructl run: %s exited with status %d under policy %s\n",
+		       argv[optind], ret, s->link ? s->p.name : "none (stock)");
+		if (s->have_kp) {
+			printf("policy: ");
+			print_counters_line(&s->kp);
+			if (strcmp(s->kp.state, "attached"))
+				print_exit_record(&s->kp);
+		}
+		print_run_report(&s->rep);
+	}
+	side_teardown(s);
+	return ret;
+}
+
+/* The figures compare reports, in this order. */
+enum figure {
+	FIG_WALL,
+	FIG_STATUS,
+	FIG_PGSCAN,
+	FIG_PGSTEAL,
+	FIG_REFAULT_ANON,
+	FIG_REFAULT_FILE,
+	FIG_OOM_KILL,
+	FIG_PSI_SOME,
+	FIG_PSI_FULL,
+	FIG_CALLS,
+	FIG_REFUSED,
+	FIG_THROTTLES,
+	FIG_AGINGS,
+	NR_FIGURES,
+};
+
+static const char *const figure_names[NR_FIGURES] = {
+	[FIG_WALL] = "wall_s",
+	[FIG_STATUS] = "exit_status",
+	[FIG_PGSCAN] = "pgscan",
+	[FIG_PGSTEAL] = "pgsteal",
+	[FIG_REFAULT_ANON] = "refault_anon",
+	[FIG_REFAULT_FILE] = "refault_file",
+	[FIG_OOM_KILL] = "oom_kill",
+	[FIG_PSI_SOME] = "psi_some_s",
+	[FIG_PSI_FULL] = "psi_full_s",
+	[FIG_CALLS] = "policy_calls",
+	[FIG_REFUSED] = "policy_refused",
+	[FIG_THROTTLES] = "policy_throttles",
+	[FIG_AGINGS] = "policy_agings",
+};
+
+static void side_figures(const struct side *s, double *f)
+{
+	f[FIG_WALL] = s->wall_s;
+	f[FIG_STATUS] = s->status;
+	f[FIG_PGSCAN] = s->rep.pgscan;
+	f[FIG_PGSTEAL] = s->rep.pgsteal;
+	f[FIG_REFAULT_ANON] = s->rep.refault_anon;
+	f[FIG_REFAULT_FILE] = s->rep.refault_file;
+	f[FIG_OOM_KILL] = s->rep.oom_kill;
+	f[FIG_PSI_SOME] = s->rep.psi_some_us / 1e6;
+	f[FIG_PSI_FULL] = s->rep.psi_full_us / 1e6;
+	f[FIG_CALLS] = s->have_kp ? kp_total_calls(&s->kp) : 0;
+	f[FIG_REFUSED] = s->have_kp ? kp_counter(&s->kp, "refused") : 0;
+	f[FIG_THROTTLES] = s->have_kp ? kp_counter(&s->kp, "throttles") : 0;
+	f[FIG_AGINGS] = s->have_kp ? kp_counter(&s->kp, "agings") : 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+struct summary {
+	double median, min, max;
+};
+
+static struct summary summarize(const double *v, int n)
+{
+	double sorted[1000];
+	struct summary s;
+
+	memcpy(sorted, v, n * sizeof(*v));
+	qsort(sorted, n, sizeof(*sorted), cmp_double);
+	s.min = sorted[0];
+	s.max = sorted[n - 1];
+	s.median = n % 2 ? sorted[n / 2] :
+			   (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	return s;
+}
+
+/* Show the command's output, each line prefixed with its side and run. */
+static void dump_output(const struct side *s, int rep)
+{
+	char line[4096];
+	FILE *f;
+
+	lseek(s->out_fd, 0, SEEK_SET);
+	f = fdopen(dup(s->out_fd), "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		fprintf(stderr, "[%c %d] %s%s", s->label, rep + 1, line,
+			strchr(line, '\n') ? "" : "\n");
+	fclose(f);
+	if (ftruncate(s->out_fd, 0))
+		return;
+	lseek(s->out_fd, 0, SEEK_SET);
+}
+
+/* One run of the pair: both sides set up, started together, reaped. */
+static int compare_once(struct run_opts *o, char **cmd, int rep,
+			double (*figs)[NR_FIGURES])
+{
+	int go[2], i, ret = 0;
+	double start;
+
+	for (i = 0; i < 2; i++) {
+		ret = side_setup(&o->sides[i], o->mem, o->swp);
+		if (ret) {
+			if (i)
+				side_teardown(&o->sides[0]);
+			return ret;
+		}
+	}
+	if (pipe(go)) {
+		ret = fail(EXIT_FAILURE_OTHER, "pipe: %s", strerror(errno));
+		goto out;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	for (i = 0; i < 2 && !ret; i++) {
+		ret = side_spawn(&o->sides[i], cmd, go[0]);
+		if (ret && i) {
+			close(go[1]);
+			kill(o->sides[0].pid, SIGKILL);
+			waitpid(o->sides[0].pid, NULL, 0);
+		}
+	}
+	close(go[0]);
+	if (!ret) {
+		start = now_s();
+		close(go[1]);
+		wait_sides(o->sides, 2, start);
+		for (i = 0; i < 2; i++) {
+			side_figures(&o->sides[i], figs[i]);
+			dump_output(&o->sides[i], rep);
+		}
+	}
+out:
+	for (i = 0; i < 2; i++)
+		side_teardown(&o->sides[i]);
+	return ret;
+}
+
+static void format_value(enum figure f, double v, char *buf, size_t len)
+{
+	if (f == FIG_WALL || f == FIG_PSI_SOME || f == FIG_PSI_FULL)
+		snprintf(buf, len, "%.3f", v);
+	else
+		snprintf(buf, len, "%.0f", v);
+}
+
+static void format_summary(enum figure f, struct summary s, int n, char *buf,
+			   size_t len)
+{
+	char med[32], lo[32], hi[32];
+
+	format_value(f, s.median, med, sizeof(med));
+	if (n == 1) {
+		snprintf(buf, len, "%s", med);
+		return;
+	}
+	format_value(f, s.min, lo, sizeof(lo));
+	format_value(f, s.max, hi, sizeof(hi));
+	snprintf(buf, len, "%s [%s..%s]", med, lo, hi);
+}
+
+static const char *side_name(const struct side *s)
+{
+	return is_stock(s) ? "none (stock)" : s->policy;
+}
+
+static void print_table(const struct run_opts *o, double (*figs)[2][NR_FIGURES])
+{
+	char a[112], b[112], head[2][96];
+	double va[1000], vb[1000];
+	struct summary sa, sb;
+	int f, r, n = o->repeat;
+
+	snprintf(head[0], sizeof(head[0]), "A: %s", side_name(&o->sides[0]));
+	snprintf(head[1], sizeof(head[1]), "B: %s", side_name(&o->sides[1]));
+	printf("%-18s %-30s %-30s %s\n", n > 1 ? "median [range]" : "figure",
+	       head[0], head[1], "B/A");
+	for (f = 0; f < NR_FIGURES; f++) {
+		for (r = 0; r < n; r++) {
+			va[r] = figs[r][0][f];
+			vb[r] = figs[r][1][f];
+		}
+		sa = summarize(va, n);
+		sb = summarize(vb, n);
+		format_summary(f, sa, n, a, sizeof(a));
+		format_summary(f, sb, n, b, sizeof(b));
+		printf("%-18s %-30s %-30s ", figure_names[f], a, b);
+		if (sa.median > 0 && f != FIG_STATUS)
+			printf("%.3f\n", sb.median / sa.median);
+		else
+			printf("-\n");
+	}
+	if (n > 1)
+		printf("(%d runs of each side, side by side)\n", n);
+}
+
+static struct json_object *json_side(const struct run_opts *o, int side,
+				     double (*figs)[2][NR_FIGURES])
+{
+	struct json_object *j = json_object_new_object(), *runs, *run, *med;
+	double v[1000];
+	int f, r;
+
+	json_object_object_add(j, "policy",
+			       json_object_new_string(o->sides[side].policy));
+	runs = json_object_new_array();
+	for (r = 0; r < o->repeat; r++) {
+		run = json_object_new_object();
+		for (f = 0; f < NR_FIGURES; f++)
+			json_object_object_add(
+				run, figure_names[f],
+				json_object_new_double(figs[r][side][f]));
+		json_object_array_add(runs, run);
+	}
+	json_object_object_add(j, "runs", runs);
+	med = json_object_new_object();
+	for (f = 0; f < NR_FIGURES; f++) {
+		struct json_object *one = json_object_new_object();
+		struct summary s;
+
+		for (r = 0; r < o->repeat; r++)
+			v[r] = figs[r][side][f];
+		s = summarize(v, o->repeat);
+		json_object_object_add(one, "median",
+				       json_object_new_double(s.median));
+		json_object_object_add(one, "min",
+				       json_object_new_double(s.min));
+		json_object_object_add(one, "max",
+				       json_object_new_double(s.max));
+		json_object_object_add(med, figure_names[f], one);
+	}
+	json_object_object_add(j, "summary", med);
+	return j;
+}
+
+static void print_json(const struct run_opts *o, char **cmd,
+		       double (*figs)[2][NR_FIGURES])
+{
+	struct json_object *j = json_object_new_object(), *c, *s;
+	int i;
+
+	c = json_object_new_array();
+	for (i = 0; cmd[i]; i++)
+		json_object_array_add(c, json_object_new_string(cmd[i]));
+	json_object_object_add(j, "command", c);
+	json_object_object_add(j, "repeat", json_object_new_int(o->repeat));
+	json_object_object_add(j, "memory_max",
+			       o->mem ? json_object_new_string(o->mem) : NULL);
+	json_object_object_add(j, "swap_max",
+			       o->swp ? json_object_new_string(o->swp) : NULL);
+	s = json_object_new_object();
+	json_object_object_add(s, "A", json_side(o, 0, figs));
+	json_object_object_add(s, "B", json_side(o, 1, figs));
+	json_object_object_add(j, "sides", s);
+	puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+	json_object_put(j);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	double(*figs)[2][NR_FIGURES];
+	struct run_opts o = {};
+	int i, r, ret, failed = 0;
+	char **cmd;
+
+	if (want_help(argc, argv)) {
+		fputs(compare_usage, stdout);
+		return EXIT_OK;
+	}
+	ret = parse_run_opts(argc, argv, compare_usage, true, &o);
+	if (ret)
+		return ret;
+	cmd = argv + optind;
+	for (i = 0; i < 2; i++) {
+		o.sides[i].out_fd = memfd_create("mglructl-compare", 0);
+		if (o.sides[i].out_fd < 0)
+			return fail(EXIT_FAILURE_OTHER, "memfd_create: %s",
+				    strerror(errno));
+	}
+	figs = calloc(o.repeat, sizeof(*figs));
+	if (!figs)
+		return fail(EXIT_FAILURE_OTHER, "out of memory");
+	signal(SIGINT, SIG_IGN);
+	for (r = 0; r < o.repeat; r++) {
+		ret = compare_once(&o, cmd, r, figs[r]);
+		if (ret) {
+			free(figs);
+			return ret;
+		}
+		for (i = 0; i < 2; i++)
+			failed |= figs[r][i][FIG_STATUS] != 0;
+	}
+	if (o.json)
+		print_json(&o, cmd, figs);
+	else
+		print_table(&o, figs);
+	free(figs);
+	if (failed)
+		return fail(
+			EXIT_COMPARED_FAILED,
+			"the command failed on at least one side (see exit_status)");
+	return EXIT_OK;
+}

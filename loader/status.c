@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mglructl status and list: what ships, what is attached, how it does. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <json-c/json.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "apply.h"
+#include "cgroup.h"
+#include "errors.h"
+#include "memcg.h"
+#include "mglructl.h"
+#include "parse.h"
+#include "policy.h"
+
+static const char status_usage[] =
+	"Usage: mglructl status [--json | --format=text|json|prometheus]\n"
+	"                       [--watch [SECONDS]]\n"
+	"\n"
+	"Whether the kernel supports mglru_ext, the policies attached with their\n"
+	"counters and owner (pin: 'mglructl load', config: apply or the daemon,\n"
+	"process: a running mglructl), and the exit record (kind, reason,\n"
+	"message) of each policy the kernel ejected or that was detached\n"
+	"recently. --format=prometheus writes the Prometheus text exposition\n"
+	"format, for node_exporter's textfile collector. --watch redraws, every\n"
+	"SECONDS (default 1), each attached policy's decisions, refusals,\n"
+	"throttles and agings per second and its cgroup's refaults per second;\n"
+	"plain lines when stdout is not a terminal. Ctrl-C stops it.\n";
+
+static const char list_usage[] =
+	"Usage: mglructl list [--json]\n"
+	"\n"
+	"The policies that ship (name, description, knobs with defaults and\n"
+	"ranges) and the policies attached now.\n";
+
+/* Who keeps policy @kp attached. */
+static const char *owner(const struct kpolicy *kp)
+{
+	char dir[4200], pin[4300], hash[32];
+
+	if (!strcmp(kp->state, "detached"))
+		return "-";
+	if (owned_hash(kp->cgroup_id, hash, sizeof(hash)))
+		return "config";
+	pin_dir(kp->cgroup_id, dir, sizeof(dir));
+	snprintf(pin, sizeof(pin), "%s/link", dir);
+	return access(pin, F_OK) ? "process" : "pin";
+}
+
+static struct json_object *json_kpolicy(const struct kpolicy *kp)
+{
+	struct json_object *j = json_object_new_object(), *c, *e;
+	char cg[4096];
+	int i;
+
+	cgroup_name(kp->cgroup_id, cg, sizeof(cg));
+	json_object_object_add(j, "id", json_object_new_uint64(kp->id));
+	json_object_object_add(j, "name", json_object_new_string(kp->name));
+	json_object_object_add(j, "cgroup_id",
+			       json_object_new_uint64(kp->cgroup_id));
+	json_object_object_add(j, "cgroup", json_object_new_string(cg));
+	json_object_object_add(j, "state", json_object_new_string(kp->state));
+	json_object_object_add(j, "owner", json_object_new_string(owner(kp)));
+	c = json_object_new_object();
+	for (i = 0; i < kp->nr_counters; i++)
+		json_object_object_add(
+			c, kp->counters[i].name,
+			json_object_new_uint64(kp->counters[i].value));
+	json_object_object_add(j, "counters", c);
+	e = json_object_new_object();
+	json_object_object_add(e, "kind",
+			       json_object_new_string(kp->exit_kind));
+	json_object_object_add(e, "reason",
+			       json_object_new_string(kp->exit_reason));
+	json_object_object_add(e, "message",
+			       json_object_new_string(kp->exit_msg));
+	json_object_object_add(j, "exit", e);
+	return j;
+}
+
+static void print_policy_table(const struct kpolicy *table, int n)
+{
+	uint64_t now = boottime_ns();
+	char cg[4096], since[32];
+	int i;
+
+	if (!n) {
+		printf("no policy attached: stock MGLRU decides everywhere\n");
+		return;
+	}
+	printf("%-4s %-20s %-24s %-9s %-7s %8s  %s\n", "ID", "NAME", "CGROUP",
+	       "STATE", "OWNER", "SINCE", "COUNTERS");
+	for (i = 0; i < n; i++) {
+		const struct kpolicy *kp = &table[i];
+
+		cgroup_name(kp->cgroup_id, cg, sizeof(cg));
+		if (kp->attached_ns)
+			snprintf(since, sizeof(since), "%llus",
+				 (unsigned long long)((now - kp->attached_ns) /
+						      1000000000ULL));
+		else
+			snprintf(since, sizeof(since), "-");
+		printf("%-4llu %-20s %-24s %-9s %-7s %8s  ",
+		       (unsigned long long)kp->id, kp->name, cg, kp->state,
+		       owner(kp), since);
+		print_counters_line(kp);
+		if (strcmp(kp->exit_kind, "none"))
+			print_exit_record(kp);
+	}
+}
+
+/* Attached (or ejected, awaiting unload) policies, then the last detached. */
+static void print_status_tables(struct kpolicy *table, int n)
+{
+	static struct kpolicy current[MAX_POLICIES], detached[MAX_POLICIES];
+	int i, nc = 0, nd = 0, first;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(table[i].state, "detached"))
+			current[nc++] = table[i];
+		else
+			detached[nd++] = table[i];
+	}
+	print_policy_table(current, nc);
+	if (!nd)
+		return;
+	first = nd > 5 ? nd - 5 : 0;
+	printf("\nRecently detached (%d of %d, newest last):\n", nd - first,
+	       nd);
+	print_policy_table(detached + first, nd - first);
+}
+
+/* A Prometheus label value: backslash, quote and newline escaped. */
+static void prom_label(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			printf("\\%c", *s);
+		else if (*s == '\n')
+			printf("\\n");
+		else
+			putchar(*s);
+	}
+}
+
+static void prom_labels(const struct kpolicy *kp)
+{
+	char cg[4096];
+
+	cgroup_name(kp->cgroup_id, cg, sizeof(cg));
+	printf("{id=\"%llu\",name=\"", (unsigned long long)kp->id);
+	prom_label(kp->name);
+	printf("\",cgroup=\"");
+	prom_label(cg);
+	printf("\"}");
+}
+
+static bool metric_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/*
+ * The exposition format: each metric family once, with its HELP and TYPE,
+ * then a sample per policy. Detached policies are history, not state:
+ * only the attached and ejected ones are written.
+ */
+static void print_prometheus(bool support, const struct kpolicy *table, int n)
+{
+	const struct kpolicy *cur[MAX_POLICIES];
+	int i, c, nc = 0;
+	char name[64];
+	size_t k;
+
+	printf("# HELP mglru_ext_kernel_support Whether the running kernel has mglru_ext.\n");
+	printf("# TYPE mglru_ext_kernel_support gauge\n");
+	printf("mglru_ext_kernel_support %d\n", support);
+	for (i = 0; i < n; i++)
+		if (strcmp(table[i].state, "detached"))
+			cur[nc++] = &table[i];
+	printf("# HELP mglru_ext_policies Policies in the kernel's table by state.\n");
+	printf("# TYPE mglru_ext_policies gauge\n");
+	{
+		static const char *const states[] = { "attached", "ejecting",
+						      "ejected" };
+
+		for (k = 0; k < sizeof(states) / sizeof(states[0]); k++) {
+			int count = 0;
+
+			for (i = 0; i < nc; i++)
+				count += !strcmp(cur[i]->state, states[k]);
+			printf("mglru_ext_policies{state=\"%s\"} %d\n",
+			       states[k], count);
+		}
+	}
+	printf("# HELP mglru_ext_policy_info A policy attached or ejected, with its state, owner and exit kind; always 1.\n");
+	printf("# TYPE mglru_ext_policy_info gauge\n");
+	for (i = 0; i < nc; i++) {
+		char cg[4096];
+
+		cgroup_name(cur[i]->cgroup_id, cg, sizeof(cg));
+		printf("mglru_ext_policy_info{id=\"%llu\",name=\"",
+		       (unsigned long long)cur[i]->id);
+		prom_label(cur[i]->name);
+		printf("\",cgroup=\"");
+		prom_label(cg);
+		printf("\",state=\"%s\",owner=\"%s\",exit_kind=\"%s\"} 1\n",
+		       cur[i]->state, owner(cur[i]), cur[i]->exit_kind);
+	}
+	if (!nc)
+		return;
+	/* the counters the kernel reports, the first policy's list */
+	for (c = 0; c < cur[0]->nr_counters; c++) {
+		const char *cn = cur[0]->counters[c].name;
+
+		for (k = 0; cn[k] && k < sizeof(name) - 1; k++)
+			name[k] = metric_char(cn[k]) ? cn[k] : '_';
+		name[k] = '\0';
+		printf("# HELP mglru_ext_%s_total The policy's %s counter.\n",
+		       name, cn);
+		printf("# TYPE mglru_ext_%s_total counter\n", name);
+		for (i = 0; i < nc; i++) {
+			printf("mglru_ext_%s_total", name);
+			prom_labels(cur[i]);
+			printf(" %llu\n",
+			       (unsigned long long)kp_counter(cur[i], cn));
+		}
+	}
+}
+
+static volatile sig_atomic_t stop;
+
+static void on_stop(int sig)
+{
+	stop = sig;
+}
+
+struct watched {
+	uint64_t id;
+	uint64_t calls, refused, throttles, agings, refaults;
+};
+
+static uint64_t refaults_of(uint64_t cgroup_id)
+{
+	char rel[4096], dir[4200];
+
+	if (!cgroup_id)
+		return memcg_stat("/proc", "vmstat",
+				  "workingset_refault_anon") +
+		       memcg_stat("/proc", "vmstat", "workingset_refault_file");
+	if (cgroup_path_of(CGROUP_ROOT, cgroup_id, rel, sizeof(rel)))
+		return 0;
+	snprintf(dir, sizeof(dir), "%s%s", CGROUP_ROOT, rel);
+	return memcg_stat(dir, "memory.stat", "workingset_refault_anon") +
+	       memcg_stat(dir, "memory.stat", "workingset_refault_file");
+}
+
+static void sample(const struct kpolicy *kp, struct watched *w)
+{
+	w->id = kp->id;
+	w->calls = kp_total_calls(kp);
+	w->refused = kp_counter(kp, "refused");
+	w->throttles = kp_counter(kp, "throttles");
+	w->agings = kp_counter(kp, "agings");
+	w->refaults = refaults_of(kp->cgroup_id);
+}
+
+static int watch(double interval)
+{
+	static struct kpolicy table[MAX_POLICIES];
+	static struct watched prev[MAX_POLICIES], cur[MAX_POLICIES];
+	struct sigaction sa = { .sa_handler = on_stop };
+	bool tty = isatty(STDOUT_FILENO);
+	int i, j, n, nprev = 0, ncur;
+	struct timespec ts;
+	char cg[4096];
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	ts.tv_sec = (time_t)interval;
+	ts.tv_nsec = (long)((interval - ts.tv_sec) * 1e9);
+	while (!stop) {
+		n = kernel_policies(table, MAX_POLICIES);
+		if (n < 0)
+			return fail(EXIT_FAILURE_OTHER, "cannot read %s: %s",
+				    POLICIES_FILE, strerror(-n));
+		if (tty)
+			printf("\033[H\033[J");
+		printf("%-4s %-20s %-24s %-9s %10s %9s %10s %8s %10s\n", "ID",
+		       "NAME", "CGROUP", "STATE", "DECIDED/s", "REFUSED/s",
+		       "THROTTLE/s", "AGINGS/s", "REFAULTS/s");
+		for (i = 0, ncur = 0; i < n; i++) {
+			const struct kpolicy *kp = &table[i];
+			const struct watched *p = NULL;
+			struct watched *w = &cur[ncur++];
+
+			if (!strcmp(kp->state, "detached")) {
+				ncur--;
+				continue;
+			}
+			sample(kp, w);
+			for (j = 0; j < nprev; j++)
+				if (prev[j].id == kp->id)
+					p = &prev[j];
+			cgroup_name(kp->cgroup_id, cg, sizeof(cg));
+			printf("%-4llu %-20s %-24s %-9s ",
+			       (unsigned long long)kp->id, kp->name, cg,
+			       kp->state);
+			if (p)
+				printf("%10.0f %9.0f %10.0f %8.0f %10.0f\n",
+				       (w->calls - p->calls) / interval,
+				       (w->refused - p->refused) / interval,
+				       (w->throttles - p->throttles) / interval,
+				       (w->agings - p->agings) / interval,
+				       (w->refaults - p->refaults) / interval);
+			else
+				printf("%10s %9s %10s %8s %10s\n", "-", "-",
+				       "-", "-", "-");
+		}
+		if (!ncur)
+			printf("no policy attached: stock MGLRU decides everywhere\n");
+		if (!tty)
+			printf("\n");
+		fflush(stdout);
+		memcpy(prev, cur, ncur * sizeof(cur[0]));
+		nprev = ncur;
+		nanosleep(&ts, NULL);
+	}
+	return EXIT_OK;
+}
+
+int cmd_status(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "watch", optional_argument, NULL, 'w' },
+		{}
+	};
+	enum { TEXT, JSON, PROMETHEUS } format = TEXT;
+	static struct kpolicy table[MAX_POLICIES];
+	double interval = 0;
+	struct json_object *j, *list;
+	bool support;
+	int i, n, opt;
+	char *end;
+
+	if (want_help(argc, argv)) {
+		fputs(status_usage, stdout);
+		return EXIT_OK;
+	}
+	while ((opt = getopt_long(argc, argv, "jf:w::", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			format = JSON;
+			break;
+		case 'f':
+			if (!strcmp(optarg, "text"))
+				format = TEXT;
+			else if (!strcmp(optarg, "json"))
+				format = JSON;
+			else if (!strcmp(optarg, "prometheus"))
+				format = PROMETHEUS;
+			else
+				return usage_error(status_usage,
+						   "unknown --format '%s'",
+						   optarg);
+			break;
+		case 'w':
+			interval = 1;
+			/* --watch 2 as well as --watch=2 */
+			if (!optarg && optind < argc && argv[optind][0] != '-')
+				optarg = argv[optind++];
+			if (optarg) {
+				interval = strtod(optarg, &end);
+				if (*end ||
+				    !(interval >= 0.1 && interval <= 3600))
+					return usage_error(
+						status_usage,
+						"bad --watch '%s' (0.1 to 3600 seconds)",
+						optarg);
+			}
+			break;
+		default:
+			return bad_option(status_usage, argv);
+		}
+	}
+	if (optind < argc)
+		return usage_error(status_usage, "unknown argument '%s'",
+				   argv[optind]);
+	if (interval && format != TEXT)
+		return usage_error(
+			status_usage,
+			"--watch draws text; it takes no --json or --format");
+
+	support = kernel_has_mglru_ext();
+	if (interval) {
+		if (!support)
+			return check_kernel();
+		return watch(interval);
+	}
+	n = support ? kernel_policies(table, MAX_POLICIES) : 0;
+	if (n < 0)
+		return fail(EXIT_FAILURE_OTHER, "cannot read %s: %s",
+			    POLICIES_FILE, strerror(-n));
+	switch (format) {
+	case JSON:
+		j = json_object_new_object();
+		json_object_object_add(j, "kernel_support",
+				       json_object_new_boolean(support));
+		list = json_object_new_array();
+		for (i = 0; i < n; i++)
+			json_object_array_add(list, json_kpolicy(&table[i]));
+		json_object_object_add(j, "policies", list);
+		puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+		json_object_put(j);
+		break;
+	case PROMETHEUS:
+		print_prometheus(support, table, n);
+		break;
+	case TEXT:
+		printf("kernel support: %s\n",
+		       support ? "yes" : "no (boot the patched kernel)");
+		if (support)
+			print_status_tables(table, n);
+		break;
+	}
+	return support ? EXIT_OK : EXIT_NO_KERNEL_SUPPORT;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static struct json_object *json_knob(const struct knob *k)
+{
+	struct json_object *j = json_object_new_object();
+
+	json_object_object_add(j, "name", json_object_new_string(k->name));
+	json_object_object_add(j, "default", json_object_new_string(k->dflt));
+	json_object_object_add(j, "min", json_object_new_string(k->min));
+	json_object_object_add(j, "max", json_object_new_string(k->max));
+	json_object_object_add(j, "doc", json_object_new_string(k->doc));
+	return j;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	static struct kpolicy table[MAX_POLICIES];
+	struct json_object *j = NULL, *shipped = NULL, *att, *one, *knobs;
+	char *names[MAX_POLICIES], path[4200];
+	const char *dir = policy_dir();
+	bool json = false;
+	struct dirent *de;
+	struct policy p;
+	int i, k, n = 0, nk = 0;
+	DIR *d;
+
+	if (want_help(argc, argv)) {
+		fputs(list_usage, stdout);
+		return EXIT_OK;
+	}
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = true;
+		else
+			return usage_error(list_usage, "unknown argument '%s'",
+					   argv[i]);
+	}
+
+	d = opendir(dir);
+	if (!d)
+		return fail(EXIT_FAILURE_OTHER, "no policy directory %s: %s",
+			    dir, strerror(errno));
+	while ((de = readdir(d)) && n < MAX_POLICIES) {
+		size_t len = strlen(de->d_name);
+
+		if (len > 6 && !strcmp(de->d_name + len - 6, ".bpf.o"))
+			names[n++] = strdup(de->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(names[0]), compare_names);
+
+	if (json) {
+		j = json_object_new_object();
+		shipped = json_object_new_array();
+	} else {
+		printf("Policies shipped in %s:\n", dir);
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		free(names[i]);
+		if (policy_open(&p, path))
+			continue;
+		if (json) {
+			one = json_object_new_object();
+			json_object_object_add(
+				one, "name",
+				json_object_new_string(p.file_name));
+			json_object_object_add(one, "description",
+					       json_object_new_string(p.desc));
+			knobs = json_object_new_array();
+			for (k = 0; k < p.nr_knobs; k++)
+				json_object_array_add(knobs,
+						      json_knob(&p.knobs[k]));
+			json_object_object_add(one, "knobs", knobs);
+			json_object_array_add(shipped, one);
+		} else {
+			printf("\n  %-20s %s\n", p.file_name, p.desc);
+			for (k = 0; k < p.nr_knobs; k++) {
+				const struct knob *kn = &p.knobs[k];
+
+				printf("      --set %s=%s", kn->name, kn->dflt);
+				if (kn->min[0])
+					printf("  [%s..%s]", kn->min, kn->max);
+				printf("  %s\n", kn->doc);
+			}
+		}
+		policy_close(&p);
+	}
+
+	if (kernel_has_mglru_ext())
+		nk = kernel_policies(table, MAX_POLICIES);
+	for (i = 0, k = 0; i < nk; i++)
+		if (strcmp(table[i].state, "detached"))
+			table[k++] = table[i];
+	nk = k;
+	if (json) {
+		json_object_object_add(j, "shipped", shipped);
+		att = json_object_new_array();
+		for (i = 0; i < nk; i++)
+			json_object_array_add(att, json_kpolicy(&table[i]));
+		json_object_object_add(j, "attached", att);
+		puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+		json_object_put(j);
+		return EXIT_OK;
+	}
+	printf("\nAttached now:\n");
+	print_policy_table(table, nk);
+	return EXIT_OK;
+}
