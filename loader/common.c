@@ -61,7 +61,8 @@ int usage_error(const char *usage, const char *fmt, ...)
 
 int bad_option(const char *usage, char **argv)
 {
-	return usage_error(usage, "bad option '%s' (unknown, or without its value)",
+	return usage_error(usage,
+			   "bad option '%s' (unknown, or without its value)",
 			   argv[optind - 1]);
 }
 

@@ -301,15 +301,16 @@ static int handler(void *user, const char *section, const char *name,
 		value += *value == '/'; /* "/a/b" and "a/b": one cgroup */
 		why = glob_error(value);
 		if (why) {
-			parse_error(ps, ps->line, "bad pattern '%s': %s",
-				    value, why);
+			parse_error(ps, ps->line, "bad pattern '%s': %s", value,
+				    why);
 			return 0;
 		}
 		if (e->nr_patterns == MAX_PATTERNS ||
 		    strlen(value) >= PATTERN_LEN) {
-			parse_error(ps, ps->line,
-				    "at most %d patterns of %d characters in a section",
-				    MAX_PATTERNS, PATTERN_LEN - 1);
+			parse_error(
+				ps, ps->line,
+				"at most %d patterns of %d characters in a section",
+				MAX_PATTERNS, PATTERN_LEN - 1);
 			return 0;
 		}
 		e->pattern_lines[e->nr_patterns] = ps->line;
@@ -442,10 +443,11 @@ static void check_overlap(struct parse *ps, const struct config_entry *a,
 		for (j = 0; j < a->nr_patterns; j++) {
 			if (!globs_overlap(a->patterns[j], b->patterns[i]))
 				continue;
-			parse_error(ps, b->pattern_lines[i],
-				    "'%s' of [%s] and '%s' of [%s] (line %d) can match the same cgroup with different policies",
-				    b->patterns[i], b->name, a->patterns[j],
-				    a->name, a->pattern_lines[j]);
+			parse_error(
+				ps, b->pattern_lines[i],
+				"'%s' of [%s] and '%s' of [%s] (line %d) can match the same cgroup with different policies",
+				b->patterns[i], b->name, a->patterns[j],
+				a->name, a->pattern_lines[j]);
 			return;
 		}
 	}
