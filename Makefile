@@ -61,7 +61,7 @@ CFLAGS_USER := -O2 -g -Wall -Wextra -Werror -std=gnu11 -I$(REPO)/include
 BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-I$(BUILD)/include -I$(LIBBPF_INC) -I$(REPO)/include -I$(REPO)/bpf-policies
 
-.PHONY: all deps kernel kernel-stock kernel-debug kernel-bench tools policies loader workloads \
+.PHONY: install uninstall all deps kernel kernel-stock kernel-debug kernel-bench tools policies loader workloads \
 	check check-host check-vm check-debug demo bench vm-shell fuzz checkpatch check-series format clean
 
 all: policies loader
@@ -206,6 +206,36 @@ demo: $(KSTAMP_BENCH) policies loader
 # Not part of check: long, and it prints figures rather than verdicts.
 bench: $(KSTAMP_BENCH) $(KSTAMP_STOCK) policies loader workloads
 	@bench/bench.sh $(BENCH)
+
+# mglructl, the shipped policies (where an installed mglructl looks for
+# them), the SDK for writing policies out of tree (headers with libbpf's
+# BPF-side ones, a pkg-config file), the systemd unit and an example
+# config. PREFIX and DESTDIR as usual.
+PREFIX ?= /usr/local
+SBINDIR := $(PREFIX)/sbin
+POLICYDIR := $(PREFIX)/lib/mglru_ext/policies
+SDKDIR := $(PREFIX)/include/mglru_ext
+PCDIR := $(PREFIX)/lib/pkgconfig
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+DOCDIR := $(PREFIX)/share/doc/mglru_ext
+LIBBPF_BPF_HDRS := bpf_helpers.h bpf_helper_defs.h bpf_tracing.h bpf_core_read.h bpf_endian.h
+
+install: $(MGLRUCTL) $(POLICY_OBJS)
+	install -D -m 755 $(MGLRUCTL) $(DESTDIR)$(SBINDIR)/mglructl
+	install -d $(DESTDIR)$(POLICYDIR) $(DESTDIR)$(SDKDIR)/bpf
+	install -m 644 $(POLICY_OBJS) $(DESTDIR)$(POLICYDIR)/
+	install -m 644 include/mglru_ext_policy.h bpf-policies/policy.bpf.h $(DESTDIR)$(SDKDIR)/
+	install -m 644 $(addprefix $(LIBBPF_INC)/bpf/,$(LIBBPF_BPF_HDRS)) $(DESTDIR)$(SDKDIR)/bpf/
+	install -d $(DESTDIR)$(PCDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR)
+	sed 's|@PREFIX@|$(PREFIX)|' dist/mglru_ext.pc.in >$(DESTDIR)$(PCDIR)/mglru_ext.pc
+	sed 's|@SBINDIR@|$(SBINDIR)|' dist/mglru_ext.service.in >$(DESTDIR)$(UNITDIR)/mglru_ext.service
+	install -m 644 dist/policies.conf.example $(DESTDIR)$(DOCDIR)/
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/mglructl $(DESTDIR)$(PCDIR)/mglru_ext.pc \
+		$(DESTDIR)$(UNITDIR)/mglru_ext.service
+	rm -rf $(DESTDIR)$(POLICYDIR) $(DESTDIR)$(SDKDIR) $(DESTDIR)$(DOCDIR)
+	-rmdir $(DESTDIR)$(PREFIX)/lib/mglru_ext 2>/dev/null
 
 checkpatch: | $(DEPS_STAMP)
 	@scripts/checkpatch-series.sh

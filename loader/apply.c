@@ -283,7 +283,11 @@ int reconcile(const struct config *c, const struct reconcile_hooks *h)
 				warn_once(kp, t);
 			continue;
 		}
+		if (h && h->may_attach && !h->may_attach(t))
+			continue;
 		ret = attach_entry(t);
+		if (h && h->attached)
+			h->attached(t, ret);
 		if (ret && !first)
 			first = ret;
 	}

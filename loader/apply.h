@@ -29,6 +29,10 @@ struct reconcile_hooks {
 	void (*on_dir)(const char *path);
 	/* may the ejected policy @kp on @t be re-attached now? */
 	bool (*on_ejected)(const struct target *t, const struct kpolicy *kp);
+	/* may @t's policy be attached now (after a failed attach)? */
+	bool (*may_attach)(const struct target *t);
+	/* attaching @t's policy gave EXIT_* @status (0: attached) */
+	void (*attached)(const struct target *t, int status);
 };
 
 /*

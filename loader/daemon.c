@@ -59,6 +59,7 @@ struct restarts {
 	double at[64]; /* re-attach times within the last hour */
 	int nr;
 	double next; /* when the next re-attach may happen */
+	int failures; /* attaches that failed in a row */
 };
 
 static struct restarts tracked[MAX_TRACKED];
@@ -132,6 +133,36 @@ static bool on_ejected(const struct target *t, const struct kpolicy *kp)
 		return false;
 	r->at[r->nr++] = now;
 	return true;
+}
+
+static double backoff_after(int failures)
+{
+	double wait = backoff * (double)(1u << (failures < 20 ? failures : 20));
+
+	return wait > backoff_max ? backoff_max : wait;
+}
+
+/* A policy that fails to attach is tried again after a backoff too. */
+static void attached(const struct target *t, int status)
+{
+	struct restarts *r = restarts_of(t->id);
+	double wait;
+
+	if (!status) {
+		r->failures = 0;
+		return;
+	}
+	wait = backoff_after(r->failures++);
+	r->next = now_s() + wait;
+	printf("/%s: attaching [%s] failed (status %d): trying again in %.1f s\n",
+	       t->rel, t->entry->name, status, wait);
+}
+
+static bool may_attach(const struct target *t)
+{
+	struct restarts *r = restarts_of(t->id);
+
+	return now_s() >= r->next;
 }
 
 /* The earliest pending re-attach, for poll's timeout. */
@@ -215,6 +246,8 @@ int cmd_daemon(int argc, char **argv)
 	static const struct reconcile_hooks hooks = {
 		.on_dir = watch_dir,
 		.on_ejected = on_ejected,
+		.may_attach = may_attach,
+		.attached = attached,
 	};
 	static struct config cfg, fresh;
 	const char *file = DEFAULT_CONFIG;

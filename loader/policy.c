@@ -34,10 +34,15 @@ static const char *bpf_strerror(int err)
 	return buf;
 }
 
+/*
+ * Where the shipped policies are: $MGLRU_POLICY_DIR, else next to the
+ * binary: build/bin/mglructl finds build/bpf, an installed
+ * PREFIX/sbin/mglructl finds PREFIX/lib/mglru_ext/policies.
+ */
 const char *policy_dir(void)
 {
 	static char dir[PATH_MAX];
-	char exe[PATH_MAX];
+	char exe[PATH_MAX], *base;
 	const char *env = getenv("MGLRU_POLICY_DIR");
 	ssize_t n;
 
@@ -45,12 +50,15 @@ const char *policy_dir(void)
 		return env;
 	if (dir[0])
 		return dir;
-	/* build/bin/mglructl ships the policies in build/bpf */
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n < 0)
-		return "/usr/lib/mglru_ext";
+		return "/usr/lib/mglru_ext/policies";
 	exe[n] = '\0';
-	snprintf(dir, sizeof(dir), "%s/../bpf", dirname(exe));
+	base = dirname(exe);
+	snprintf(dir, sizeof(dir), "%s/../bpf", base);
+	if (access(dir, F_OK))
+		snprintf(dir, sizeof(dir), "%s/../lib/mglru_ext/policies",
+			 base);
 	return dir;
 }
 

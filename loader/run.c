@@ -79,7 +79,11 @@ static int side_setup(struct side *s, const char *mem, const char *swp)
 	char name[64], where[4300];
 	int ret;
 
-	snprintf(name, sizeof(name), "mglructl-%d-%c", getpid(), s->label);
+	if (s->label == 'R')
+		snprintf(name, sizeof(name), "mglructl-run-%d", getpid());
+	else
+		snprintf(name, sizeof(name), "mglructl-compare-%d-%c", getpid(),
+			 s->label);
 	ret = memcg_create(name, mem, swp, s->cg, sizeof(s->cg));
 	if (ret)
 		return ret;
@@ -289,6 +293,7 @@ int cmd_run(int argc, char **argv)
 	if (ret)
 		return ret;
 	s->out_fd = -1;
+	s->label = 'R';
 	ret = side_setup(s, o.mem, o.swp);
 	if (ret)
 		return ret;

@@ -91,7 +91,7 @@ rc=$?
 [ $rc = 7 ] && grep -q "exited with status 7 under policy budget" <<<"$out" &&
 	grep -qE "memory.stat: pgscan=[1-9]" <<<"$out" && grep -q "oom_kill=0" <<<"$out"
 tap_ok $? "run passes on the exit status and reports the cgroup's reclaim" "$out"
-! ls -d $cgroot/mglructl-run-* >/dev/null 2>&1 && [ "$(cat /sys/kernel/mm/mglru_ext/nr_attached)" = 0 ]
+! ls -d $cgroot/mglructl-* >/dev/null 2>&1 && [ "$(cat /sys/kernel/mm/mglru_ext/nr_attached)" = 0 ]
 tap_ok $? "run leaves no cgroup and no policy behind"
 out=$("$ctl" run --policy none --memory-max 64M -- true)
 tap_ok $? "run --policy none runs under stock reclaim" "$out"

@@ -1,0 +1,300 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mglructl as a platform team deploys it, against the real kernel: apply
+# from a config file, the daemon keeping it true (cgroups made later, a
+# policy the kernel ejects, SIGHUP with a broken file, SIGKILL and
+# adoption, SIGTERM), compare side by side, the Prometheus and --watch
+# status, and a policy built outside the checkout against the installed
+# SDK alone.
+. "$(dirname "$0")/lib.sh"
+
+tap_begin
+unload_all
+file=$(big_file deploy.bin 96)
+conf=/run/tmp/deploy.conf
+log=/run/tmp/daemon.log
+scripted=$bpf/test/scripted.bpf.o
+mkdir -p /run/tmp
+make_cgroup deploy max >/dev/null
+echo "+memory" >$cgroot/deploy/cgroup.subtree_control
+
+# current_policy CG: "ID NAME STATE" of the policy on cgroup CG, if any
+current_policy() {
+	local id
+	id=$(stat -c %i "$cgroot/$1") || return
+	awk -v c="cgroup_id=$id" '$3 == c && $4 != "state=detached" {
+		sub("id=", "", $1); sub("name=", "", $2); sub("state=", "", $4); l = $1 " " $2 " " $4 }
+		END { if (l) print l }' "$policies"
+}
+# wait_policy CG NAME [TENTHS]: wait until NAME is attached on CG
+wait_policy() {
+	local i
+	for i in $(seq "${3:-50}"); do
+		[ "$(current_policy "$1" | awk '{ print $2, $3 }')" = "$2 attached" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+nr_attached() { cat /sys/kernel/mm/mglru_ext/nr_attached; }
+
+cat >"$conf" <<EOF
+# web servers get the budgeted loop
+[web]
+match = deploy/web-*
+policy = budget
+min_budget = 64
+
+[batch]
+match = deploy/batch
+policy = thrash_aging
+EOF
+for cg in web-1 web-2 batch other; do make_cgroup deploy/$cg 48M >/dev/null; done
+
+# apply --check touches nothing; apply attaches; a second apply is a no-op.
+out=$("$ctl" apply --check --config "$conf")
+grep -q "^/deploy/web-1: \[web\] budget min_budget=64" <<<"$out" && [ "$(nr_attached)" = 0 ]
+tap_ok $? "apply --check prints the plan and attaches nothing" "$out"
+out=$("$ctl" apply --config "$conf")
+rc=$?
+[ $rc = 0 ] && wait_policy deploy/web-1 budget && wait_policy deploy/web-2 budget &&
+	wait_policy deploy/batch thrash_aging && [ -z "$(current_policy deploy/other)" ]
+tap_ok $? "apply attaches the config's policies to the matching cgroups only" "$out"
+ids=$(for cg in web-1 web-2 batch; do current_policy deploy/$cg; done)
+out=$("$ctl" apply --config "$conf")
+[ -z "$out" ] && [ "$ids" = "$(for cg in web-1 web-2 batch; do current_policy deploy/$cg; done)" ]
+tap_ok $? "apply again changes nothing (no double attach)" "$out"
+out=$("$ctl" status)
+grep -qE "budget +/deploy/web-1 +attached +config" <<<"$out"
+tap_ok $? "status shows the config as the owner" "$out"
+json=$("$ctl" status --json)
+python3 -c 'import json,sys; d=json.load(sys.stdin); o={p["cgroup"]: p["owner"] for p in d["policies"] if p["state"] == "attached"}; assert o["/deploy/web-1"] == "config", o' <<<"$json"
+tap_ok $? "status --json carries the owner"
+
+# The file changes: a knob, a section gone; a broken file attaches nothing.
+sed -i 's/min_budget = 64/min_budget = 128/; /^\[batch\]/,$d' "$conf"
+out=$("$ctl" apply --config "$conf")
+grep -q "detached budget from /deploy/web-1: its config entry changed" <<<"$out" &&
+	grep -q "detached thrash_aging from /deploy/batch: no longer in the config" <<<"$out" &&
+	wait_policy deploy/web-1 budget && [ -z "$(current_policy deploy/batch)" ]
+tap_ok $? "apply re-attaches a changed entry and detaches a removed one" "$out"
+before=$(nr_attached)
+cp "$conf" "$conf.good"
+printf '[more]\nmatch = deploy/other\npolicy = budget\nbad_knob = 1\n' >>"$conf"
+expect_status 15 "^$conf:[0-9]+: .*has no knob 'bad_knob'" "apply of a broken file: FILE:LINE and status 15" -- \
+	"$ctl" apply --config "$conf"
+[ "$(nr_attached)" = "$before" ] && [ -z "$(current_policy deploy/other)" ]
+tap_ok $? "a broken file attaches nothing"
+cp "$conf.good" "$conf"
+
+# A policy loaded by hand on a matching cgroup is left alone.
+make_cgroup deploy/web-hand 48M >/dev/null
+"$ctl" load passthrough --cgroup deploy/web-hand >/dev/null
+out=$("$ctl" apply --config "$conf" 2>&1)
+grep -q "/deploy/web-hand has policy passthrough .* not attached by the config; leaving it" <<<"$out" &&
+	wait_policy deploy/web-hand passthrough 5
+tap_ok $? "apply leaves a hand-loaded policy alone, and says so" "$out"
+
+# The daemon: later cgroups, ejections with backoff and a limit.
+cat >>"$conf" <<EOF
+
+[ejecting]
+match = deploy/eject-*
+policy = $scripted
+eject_after = 1
+EOF
+"$ctl" daemon --config "$conf" --backoff 1 --max-restarts 2 >"$log" 2>&1 &
+daemon=$!
+sleep 2
+kill -0 $daemon && grep -q "mglructl daemon $daemon: config $conf, 2 sections" "$log"
+tap_ok $? "the daemon starts with the config" "$(cat "$log")"
+start=$(date +%s%N)
+mkdir $cgroot/deploy/web-new
+wait_policy deploy/web-new budget 30
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+[ $rc = 0 ] && [ $ms -lt 1000 ]
+tap_ok $? "a cgroup made later gets its policy within a second ($ms ms)" "$(cat "$log")"
+expect_status 1 'another mglructl daemon runs' "a second daemon refuses to start" -- \
+	"$ctl" daemon --config "$conf"
+
+# scripted ejects itself on its first hook call: pressure brings each
+# ejection, the daemon re-attaches after 1 s, then 2 s, then stops.
+make_cgroup deploy/eject-1 32M >/dev/null
+wait_policy deploy/eject-1 scripted 30
+tap_ok $? "the daemon attaches the self-ejecting test policy" "$(cat "$log")"
+gaps=()
+seen=$(current_policy deploy/eject-1 | cut -d' ' -f1)
+t_eject=
+for _ in $(seq 400); do
+	file_pressure deploy/eject-1 "$file" 1
+	read -r id _ state < <(current_policy deploy/eject-1)
+	now=$(date +%s%N)
+	if [ "$state" = ejected ] && [ -z "$t_eject" ]; then
+		t_eject=$now
+	elif [ "$state" = attached ] && [ "$id" != "$seen" ] && [ -n "$t_eject" ]; then
+		gaps+=($(((now - t_eject) / 1000000)))
+		seen=$id
+		t_eject=
+	fi
+	grep -q "the limit: stock MGLRU decides there" "$log" && break
+done
+grep -q "the limit: stock MGLRU decides there" "$log" && [ ${#gaps[@]} = 2 ] &&
+	[ "${gaps[0]}" -ge 900 ] && [ "${gaps[1]}" -ge 1900 ]
+tap_ok $? "an ejected policy comes back after 1 s, then 2 s, then not (re-attached after ${gaps[*]} ms)" \
+	"$(cat "$log")"
+[ "$(grep -c 'was ejected by the kernel: kind=.* reason="scripted: eject_after reached"' "$log")" = 3 ]
+tap_ok $? "each ejection is logged with the kernel's exit reason" "$(cat "$log")"
+sleep 3
+read -r _ _ state < <(current_policy deploy/eject-1)
+[ "$state" = ejected ] && [ "$(grep -c 'attached scripted to /deploy/eject-1' "$log")" = 3 ]
+tap_ok $? "after the limit it stays out: stock MGLRU decides there"
+
+# SIGHUP: a broken file keeps the old assignment; a good one is applied.
+cp "$conf" "$conf.good"
+echo "not ini at all" >>"$conf"
+kill -HUP $daemon
+sleep 1.5
+mkdir $cgroot/deploy/web-after-bad-hup
+grep -q "^$conf:[0-9]*: syntax error" "$log" && grep -q "keeping the previous assignment" "$log" &&
+	wait_policy deploy/web-after-bad-hup budget 30 && kill -0 $daemon
+tap_ok $? "SIGHUP with a broken file: logged, the old assignment kept" "$(tail -5 "$log")"
+cp "$conf.good" "$conf"
+printf '\n[batch]\nmatch = deploy/batch\npolicy = thrash_aging\n' >>"$conf"
+kill -HUP $daemon
+wait_policy deploy/batch thrash_aging 50 && grep -q "reloaded $conf: 3 sections" "$log"
+tap_ok $? "SIGHUP with a good file applies it" "$(tail -5 "$log")"
+
+# SIGKILL leaves everything attached; a new daemon adopts it all.
+before=$(for cg in web-1 web-2 web-new batch; do current_policy deploy/$cg; done)
+kill -KILL $daemon
+wait $daemon 2>/dev/null
+sleep 0.5
+[ "$before" = "$(for cg in web-1 web-2 web-new batch; do current_policy deploy/$cg; done)" ]
+tap_ok $? "SIGKILL of the daemon leaves its policies attached"
+"$ctl" daemon --config "$conf" --backoff 1 --max-restarts 2 >"$log.2" 2>&1 &
+daemon=$!
+sleep 2
+[ "$before" = "$(for cg in web-1 web-2 web-new batch; do current_policy deploy/$cg; done)" ] &&
+	! grep -q "^attached .* to /deploy/web" "$log.2"
+tap_ok $? "a restarted daemon adopts them without attaching again" "$(cat "$log.2")"
+
+# SIGTERM: the config's policies go, the hand-loaded one stays.
+kill -TERM $daemon
+wait $daemon
+rc=$?
+[ $rc = 0 ] && [ -z "$(current_policy deploy/web-1)" ] && [ -z "$(current_policy deploy/batch)" ] &&
+	wait_policy deploy/web-hand passthrough 5 && grep -q "detached [0-9]* policies, exiting" "$log.2"
+tap_ok $? "SIGTERM detaches the config's policies and exits 0 (status $rc)" "$(tail -8 "$log.2")"
+unload_all
+
+# compare: the same command under stock and budget at once, repeated.
+cmd="dd if=$file iflag=nocache count=0 status=none; cat $file >/dev/null"
+out=$("$ctl" compare --policy budget --memory-max 32M --repeat 2 -- sh -c "$cmd" 2>/dev/null)
+rc=$?
+[ $rc = 0 ] && grep -qE "^median \[range\] +A: none \(stock\) +B: budget" <<<"$out" &&
+	grep -qE "^pgscan +[1-9][0-9]* \[" <<<"$out" && grep -q "(2 runs of each side, side by side)" <<<"$out"
+tap_ok $? "compare prints both sides with medians and ranges" "$out"
+json=$("$ctl" compare --policy none --policy budget --memory-max 32M --json -- sh -c "$cmd" 2>/dev/null)
+python3 - "$json" <<'PY'
+import json, sys
+d = json.loads(sys.argv[1])
+a, b = d["sides"]["A"], d["sides"]["B"]
+assert a["policy"] == "none" and b["policy"] == "budget"
+assert a["summary"]["policy_calls"]["median"] == 0
+assert b["summary"]["policy_calls"]["median"] > 0
+assert a["runs"][0]["pgscan"] > 0 and b["runs"][0]["pgscan"] > 0
+assert a["runs"][0]["exit_status"] == 0
+PY
+tap_ok $? "compare --json: runs and summaries, the policy decides only on its side" "$json"
+expect_status 16 'the command failed on at least one side' "compare exits non-zero when the command fails" -- \
+	"$ctl" compare -- sh -c 'exit 3'
+! ls -d $cgroot/mglructl-* >/dev/null 2>&1 && [ "$(nr_attached)" = 0 ]
+tap_ok $? "compare leaves no cgroup and no policy behind"
+
+# Fleet conventions: Prometheus text format, --watch.
+"$ctl" load budget --cgroup deploy/web-1 >/dev/null
+file_pressure deploy/web-1 "$file" 1
+prom=$("$ctl" status --format=prometheus)
+python3 - "$prom" <<'PY'
+import re, sys
+text = sys.argv[1]
+sample = re.compile(r'^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*",?)*\})? [0-9.e+-]+$')
+typed = set()
+for line in text.splitlines():
+    if line.startswith("# TYPE "):
+        typed.add(line.split()[2])
+    elif line.startswith("# HELP "):
+        pass
+    else:
+        assert sample.match(line), line
+        assert line.split("{")[0].split(" ")[0] in typed, line
+assert 'mglru_ext_kernel_support 1' in text
+assert re.search(r'^mglru_ext_policy_info\{id="\d+",name="budget",cgroup="/deploy/web-1",state="attached",owner="pin",exit_kind="none"\} 1$', text, re.M)
+m = re.search(r'^mglru_ext_calls_budget_total\{[^}]*name="budget"[^}]*\} (\d+)$', text, re.M)
+assert m and int(m.group(1)) > 0
+PY
+tap_ok $? "status --format=prometheus: valid exposition format, info and counters" "$prom"
+"$ctl" status --watch 0.5 >/run/tmp/watch.out 2>&1 &
+watcher=$!
+file_pressure deploy/web-1 "$file" 2
+kill -INT $watcher
+wait $watcher
+rc=$?
+frames=$(grep -c "^ID .*DECIDED/s" /run/tmp/watch.out)
+[ $rc = 0 ] && [ "$frames" -ge 3 ] &&
+	grep -qE "^[0-9]+ +budget +/deploy/web-1 +attached +[1-9][0-9]* " /run/tmp/watch.out
+tap_ok $? "status --watch redraws rates ($frames frames, plain text into a file)" "$(tail -6 /run/tmp/watch.out)"
+unload_all
+
+# The SDK: install, then build and load a policy in a directory outside
+# the checkout with nothing from it.
+sdk=/run/sdk
+rm -rf $sdk /run/mypolicy
+out=$(make -s -C "$repo" install DESTDIR=$sdk PREFIX=/usr 2>&1)
+tap_ok $? "make install DESTDIR=... PREFIX=/usr" "$out"
+out=$($sdk/usr/sbin/mglructl list 2>&1)
+grep -q "^Policies shipped in $sdk/usr/sbin/../lib/mglru_ext/policies" <<<"$out" &&
+	grep -q "^  thrash_aging " <<<"$out"
+tap_ok $? "the installed mglructl finds the installed policies" "$(head -3 <<<"$out")"
+mkdir /run/mypolicy
+cat >/run/mypolicy/file_first.bpf.c <<'EOF'
+// SPDX-License-Identifier: GPL-2.0
+#include "policy.bpf.h"
+
+MGLRU_EXT_POLICY_DESC("file first, built against the installed SDK");
+
+MGLRU_EXT_HOOK(s32, file_first_type)
+{
+	if (ctx->lru[MGLRU_EXT_FILE].evictable >= 32)
+		return MGLRU_EXT_FILE;
+	return ctx->stock;
+}
+
+SEC(".struct_ops.link")
+struct mglru_ext_ops file_first_ops = {
+	.choose_type = (void *)file_first_type,
+	.name = "file_first",
+};
+EOF
+export PKG_CONFIG_PATH=$sdk/usr/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$sdk
+flags="$(pkg-config --variable=bpf_cflags mglru_ext) $(pkg-config --cflags mglru_ext)"
+out=$(cd /run/mypolicy && $sdk/usr/sbin/mglructl vmlinux-h >vmlinux.h &&
+	clang $flags -I. -c file_first.bpf.c -o file_first.bpf.o 2>&1)
+rc=$?
+[ $rc = 0 ] && ! grep -q "$repo" <<<"$flags"
+tap_ok $? "a policy builds outside the checkout with the SDK's flags alone ($flags)" "$out"
+make_cgroup deploy/sdk 32M >/dev/null
+out=$($sdk/usr/sbin/mglructl load /run/mypolicy/file_first.bpf.o --cgroup deploy/sdk 2>&1)
+rc=$?
+id=$(policy_id file_first)
+file_pressure deploy/sdk "$file" 1
+[ $rc = 0 ] && [ "$(calls "$id")" -gt 0 ] && [ "$(policy_field "$id" refused)" = 0 ]
+tap_ok $? "the SDK-built policy loads by file and decides ($(calls "$id") calls)" "$out"
+unload_all
+out=$(make -s -C "$repo" uninstall DESTDIR=$sdk PREFIX=/usr 2>&1) && [ -z "$(find $sdk -type f)" ]
+tap_ok $? "make uninstall removes every installed file" "$(find $sdk -type f)"
+unset PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
+
+remove_cgroup deploy
+tap_end
