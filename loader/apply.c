@@ -155,8 +155,7 @@ static void detach(uint64_t cgroup_id, const char *what, const char *why)
 	unpin(cgroup_id);
 	if (kp)
 		wait_detached(kp->id, 5000, &done);
-	printf("detached %s from %s: %s\n", kp ? kp->name : "policy", what,
-	       why);
+	say("detached %s from %s: %s\n", kp ? kp->name : "policy", what, why);
 }
 
 /* Policies loaded by hand we said we leave alone, so we say it once. */
@@ -208,9 +207,13 @@ static int attach_entry(const struct target *t)
 	if (mkdir(marker, 0700))
 		fprintf(stderr, "mglructl: marking %s: %s\n", marker,
 			strerror(errno));
-	printf("attached %s to /%s (id %llu)\n", p.name, t->rel,
-	       (unsigned long long)id);
-	bpf_link__disconnect(link);
+	say("attached %s to /%s (id %llu)\n", p.name, t->rel,
+	    (unsigned long long)id);
+	/*
+	 * Closes our fd (a struct_ops link's detach is a close); the pin
+	 * keeps the link. bpf_link__disconnect() would leak the fd, and a
+	 * daemon holding it could never detach the policy by unpinning.
+	 */
 	bpf_link__destroy(link);
 	policy_close(&p);
 	return 0;
@@ -260,8 +263,8 @@ int reconcile(const struct config *c, const struct reconcile_hooks *h)
 			continue;
 		if (h && h->on_ejected && !h->on_ejected(t, kp))
 			continue;
-		printf("policy %s on /%s was ejected (kind=%s reason=\"%s\"): re-attaching\n",
-		       kp->name, t->rel, kp->exit_kind, kp->exit_reason);
+		say("policy %s on /%s was ejected (kind=%s reason=\"%s\"): re-attaching\n",
+		    kp->name, t->rel, kp->exit_kind, kp->exit_reason);
 		unpin(ids[i]);
 		{
 			struct kpolicy done;

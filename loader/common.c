@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cgroup.h"
@@ -57,6 +58,22 @@ int usage_error(const char *usage, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\n%s", usage);
 	return EXIT_USAGE;
+}
+
+bool say_timestamps;
+
+void say(const char *fmt, ...)
+{
+	struct timespec ts;
+	va_list ap;
+
+	if (say_timestamps) {
+		clock_gettime(CLOCK_BOOTTIME, &ts);
+		printf("[%5ld.%03ld] ", (long)ts.tv_sec, ts.tv_nsec / 1000000);
+	}
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
 }
 
 int bad_option(const char *usage, char **argv)

@@ -109,23 +109,22 @@ static bool on_ejected(const struct target *t, const struct kpolicy *kp)
 	prune(r, now);
 	if (kp->id != r->policy_id) {
 		r->policy_id = kp->id;
-		printf("policy %s (id %llu) on /%s was ejected by the kernel: kind=%s reason=\"%s\"%s%s%s\n",
-		       kp->name, (unsigned long long)kp->id, t->rel,
-		       kp->exit_kind, kp->exit_reason,
-		       kp->exit_msg[0] ? " message=\"" : "", kp->exit_msg,
-		       kp->exit_msg[0] ? "\"" : "");
+		say("policy %s (id %llu) on /%s was ejected by the kernel: kind=%s reason=\"%s\"%s%s%s\n",
+		    kp->name, (unsigned long long)kp->id, t->rel, kp->exit_kind,
+		    kp->exit_reason, kp->exit_msg[0] ? " message=\"" : "",
+		    kp->exit_msg, kp->exit_msg[0] ? "\"" : "");
 		if (r->nr >= (int)max_restarts) {
 			r->next = r->at[0] + HOUR;
-			printf("/%s: %d re-attaches within the hour, the limit: stock MGLRU decides there for %.0f s\n",
-			       t->rel, r->nr, r->next - now);
+			say("/%s: %d re-attaches within the hour, the limit: stock MGLRU decides there for %.0f s\n",
+			    t->rel, r->nr, r->next - now);
 		} else {
 			wait = backoff *
 			       (double)(1u << (r->nr < 20 ? r->nr : 20));
 			if (wait > backoff_max)
 				wait = backoff_max;
 			r->next = now + wait;
-			printf("/%s: re-attaching in %.1f s (re-attach %d of at most %u this hour)\n",
-			       t->rel, wait, r->nr + 1, max_restarts);
+			say("/%s: re-attaching in %.1f s (re-attach %d of at most %u this hour)\n",
+			    t->rel, wait, r->nr + 1, max_restarts);
 		}
 		fflush(stdout);
 	}
@@ -154,8 +153,8 @@ static void attached(const struct target *t, int status)
 	}
 	wait = backoff_after(r->failures++);
 	r->next = now_s() + wait;
-	printf("/%s: attaching [%s] failed (status %d): trying again in %.1f s\n",
-	       t->rel, t->entry->name, status, wait);
+	say("/%s: attaching [%s] failed (status %d): trying again in %.1f s\n",
+	    t->rel, t->entry->name, status, wait);
 }
 
 static bool may_attach(const struct target *t)
@@ -294,6 +293,7 @@ int cmd_daemon(int argc, char **argv)
 		return usage_error(daemon_usage, "unexpected argument '%s'",
 				   argv[optind]);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	say_timestamps = true;
 	ret = config_load(file, &cfg);
 	if (!ret)
 		ret = check_kernel();
@@ -320,8 +320,8 @@ int cmd_daemon(int argc, char **argv)
 			    strerror(errno));
 	fds[0] = (struct pollfd){ .fd = inotify_fd, .events = POLLIN };
 	fds[1] = (struct pollfd){ .fd = sfd, .events = POLLIN };
-	printf("mglructl daemon %d: config %s, %d section%s\n", getpid(), file,
-	       cfg.nr_entries, cfg.nr_entries == 1 ? "" : "s");
+	say("mglructl daemon %d: config %s, %d section%s\n", getpid(), file,
+	    cfg.nr_entries, cfg.nr_entries == 1 ? "" : "s");
 
 	for (;;) {
 		reconcile(&cfg, &hooks);
@@ -337,20 +337,20 @@ int cmd_daemon(int argc, char **argv)
 			continue;
 		if (si.ssi_signo == SIGHUP) {
 			if (config_load(file, &fresh)) {
-				printf("reloading %s failed (see above): keeping the previous assignment\n",
-				       file);
+				say("reloading %s failed (see above): keeping the previous assignment\n",
+				    file);
 				continue;
 			}
 			cfg = fresh;
-			printf("reloaded %s: %d section%s\n", file,
-			       cfg.nr_entries, cfg.nr_entries == 1 ? "" : "s");
+			say("reloaded %s: %d section%s\n", file, cfg.nr_entries,
+			    cfg.nr_entries == 1 ? "" : "s");
 			continue;
 		}
-		printf("%s: detaching the config's policies\n",
-		       strsignal(si.ssi_signo));
+		say("%s: detaching the config's policies\n",
+		    strsignal(si.ssi_signo));
 		n = detach_owned("the daemon stops");
-		printf("mglructl daemon %d: detached %d polic%s, exiting\n",
-		       getpid(), n, n == 1 ? "y" : "ies");
+		say("mglructl daemon %d: detached %d polic%s, exiting\n",
+		    getpid(), n, n == 1 ? "y" : "ies");
 		unlink(PID_FILE);
 		return EXIT_OK;
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apply.h"
 #include "errors.h"
 #include "log.h"
 #include "mglructl.h"
@@ -161,8 +162,8 @@ int cmd_load(int argc, char **argv)
 	}
 	printf("policy %s attached to %s (id %llu), pinned at %s\n", p.name,
 	       where, (unsigned long long)id, pin);
-	/* the pin keeps it attached; our fd and object can go */
-	bpf_link__disconnect(link);
+	/* the pin keeps it attached; closing our fd (all a struct_ops
+	 * link's detach does) and the object leaves it so */
 	bpf_link__destroy(link);
 	policy_close(&p);
 	return EXIT_OK;
@@ -178,8 +179,8 @@ int cmd_unload(int argc, char **argv)
 	const char *cgroup = NULL, *name = NULL;
 	uint64_t ids[MAX_POLICIES];
 	int opt, i, n, nr_ids = 0, ret;
-	bool all = false;
-	char where[4200];
+	bool all = false, config;
+	char where[4200], hash[32];
 	struct kpolicy kp;
 
 	if (want_help(argc, argv)) {
@@ -230,9 +231,15 @@ int cmd_unload(int argc, char **argv)
 			if (table[i].cgroup_id != id)
 				continue;
 		}
-		if (unpin(table[i].cgroup_id))
+		config = owned_hash(table[i].cgroup_id, hash, sizeof(hash));
+		if (unpin(table[i].cgroup_id)) {
 			ids[nr_ids++] = table[i].id;
-		else if (name)
+			if (config)
+				fprintf(stderr,
+					"mglructl: note: policy %s (id %llu) was attached by the config file; a running mglructl daemon attaches it again (edit the file to keep it off)\n",
+					table[i].name,
+					(unsigned long long)table[i].id);
+		} else if (name)
 			fprintf(stderr,
 				"mglructl: policy %s (id %llu) is not pinned: stop the mglructl that holds it\n",
 				table[i].name, (unsigned long long)table[i].id);

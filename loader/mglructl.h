@@ -39,6 +39,13 @@ bool want_help(int argc, char **argv);
 int usage_error(const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * What apply and the daemon did, on stdout; with say_timestamps each line
+ * starts with the boot-time clock in seconds, as dmesg's does.
+ */
+extern bool say_timestamps;
+void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* getopt's '?': the option it stopped at, as a usage error. */
 int bad_option(const char *usage, char **argv);
 

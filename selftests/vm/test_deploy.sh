@@ -108,13 +108,21 @@ daemon=$!
 sleep 2
 kill -0 $daemon && grep -q "mglructl daemon $daemon: config $conf, 2 sections" "$log"
 tap_ok $? "the daemon starts with the config" "$(cat "$log")"
+# Loading a policy (the verifier) takes its own time on this slow guest:
+# the daemon must add less than a second to what one mglructl load takes.
+make_cgroup deploy/timing 48M >/dev/null
+start=$(date +%s%N)
+"$ctl" load budget --cgroup deploy/timing >/dev/null
+load_ms=$((($(date +%s%N) - start) / 1000000))
+"$ctl" unload --cgroup deploy/timing >/dev/null
 start=$(date +%s%N)
 mkdir $cgroot/deploy/web-new
-wait_policy deploy/web-new budget 30
+wait_policy deploy/web-new budget 50
 rc=$?
 ms=$((($(date +%s%N) - start) / 1000000))
-[ $rc = 0 ] && [ $ms -lt 1000 ]
-tap_ok $? "a cgroup made later gets its policy within a second ($ms ms)" "$(cat "$log")"
+[ $rc = 0 ] && [ $((ms - load_ms)) -lt 1000 ]
+tap_ok $? "a cgroup made later gets its policy within a second of a load ($ms ms; one mglructl load: $load_ms ms)" \
+	"$(cat "$log")"
 expect_status 1 'another mglructl daemon runs' "a second daemon refuses to start" -- \
 	"$ctl" daemon --config "$conf"
 
@@ -123,27 +131,18 @@ expect_status 1 'another mglructl daemon runs' "a second daemon refuses to start
 make_cgroup deploy/eject-1 32M >/dev/null
 wait_policy deploy/eject-1 scripted 30
 tap_ok $? "the daemon attaches the self-ejecting test policy" "$(cat "$log")"
-gaps=()
-seen=$(current_policy deploy/eject-1 | cut -d' ' -f1)
-t_eject=
-for _ in $(seq 400); do
+deadline=$((SECONDS + 120))
+while [ $SECONDS -lt $deadline ] && ! grep -q "the limit: stock MGLRU decides there" "$log"; do
 	file_pressure deploy/eject-1 "$file" 1
-	read -r id _ state < <(current_policy deploy/eject-1)
-	now=$(date +%s%N)
-	if [ "$state" = ejected ] && [ -z "$t_eject" ]; then
-		t_eject=$now
-	elif [ "$state" = attached ] && [ "$id" != "$seen" ] && [ -n "$t_eject" ]; then
-		gaps+=($(((now - t_eject) / 1000000)))
-		seen=$id
-		t_eject=
-	fi
-	grep -q "the limit: stock MGLRU decides there" "$log" && break
 done
+# the daemon's lines carry the boot-time clock: ejection seen -> re-attached
+gaps=($(awk -F'[][]' '/on \/deploy\/eject-1 was ejected by the kernel/ { t = $2 }
+	/attached scripted to \/deploy\/eject-1/ && t { printf "%d ", ($2 - t) * 1000; t = 0 }' "$log"))
 grep -q "the limit: stock MGLRU decides there" "$log" && [ ${#gaps[@]} = 2 ] &&
-	[ "${gaps[0]}" -ge 900 ] && [ "${gaps[1]}" -ge 1900 ]
+	[ "${gaps[0]}" -ge 950 ] && [ "${gaps[1]}" -ge 1950 ]
 tap_ok $? "an ejected policy comes back after 1 s, then 2 s, then not (re-attached after ${gaps[*]} ms)" \
 	"$(cat "$log")"
-[ "$(grep -c 'was ejected by the kernel: kind=.* reason="scripted: eject_after reached"' "$log")" = 3 ]
+[ "$(grep -c 'was ejected by the kernel: kind=self reason=".*" message="scripted: eject_after reached"' "$log")" = 3 ]
 tap_ok $? "each ejection is logged with the kernel's exit reason" "$(cat "$log")"
 sleep 3
 read -r _ _ state < <(current_policy deploy/eject-1)
@@ -165,6 +164,12 @@ kill -HUP $daemon
 wait_policy deploy/batch thrash_aging 50 && grep -q "reloaded $conf: 3 sections" "$log"
 tap_ok $? "SIGHUP with a good file applies it" "$(tail -5 "$log")"
 
+# unload of a config policy says the daemon will put it back, and it does.
+out=$("$ctl" unload --cgroup deploy/web-2 2>&1)
+grep -q "note: policy budget .* was attached by the config file; a running mglructl daemon attaches it again" <<<"$out" &&
+	wait_policy deploy/web-2 budget 50
+tap_ok $? "unload of a config policy warns, and the daemon attaches it again" "$out"
+
 # SIGKILL leaves everything attached; a new daemon adopts it all.
 before=$(for cg in web-1 web-2 web-new batch; do current_policy deploy/$cg; done)
 kill -KILL $daemon
@@ -176,7 +181,7 @@ tap_ok $? "SIGKILL of the daemon leaves its policies attached"
 daemon=$!
 sleep 2
 [ "$before" = "$(for cg in web-1 web-2 web-new batch; do current_policy deploy/$cg; done)" ] &&
-	! grep -q "^attached .* to /deploy/web" "$log.2"
+	! grep -q "] attached .* to /deploy/web" "$log.2"
 tap_ok $? "a restarted daemon adopts them without attaching again" "$(cat "$log.2")"
 
 # SIGTERM: the config's policies go, the hand-loaded one stays.
