@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <json-c/json.h>
 #include <signal.h>
@@ -110,8 +111,11 @@ static void side_teardown(struct side *s)
 	memcg_remove(s->cg);
 }
 
-/* Fork CMD into the side's cgroup; it execs once @go_fd is closed. */
-static int side_spawn(struct side *s, char **cmd, int go_fd)
+/*
+ * Fork CMD into the side's cgroup; it execs once every copy of the pipe's
+ * write end @go_w is closed and @go_fd reads EOF (-1, -1: at once).
+ */
+static int side_spawn(struct side *s, char **cmd, int go_fd, int go_w)
 {
 	char c;
 
@@ -124,6 +128,8 @@ static int side_spawn(struct side *s, char **cmd, int go_fd)
 		fprintf(stderr, "mglructl: cannot enter %s\n", s->cg);
 		_exit(127);
 	}
+	if (go_w >= 0)
+		close(go_w);
 	if (go_fd >= 0)
 		while (read(go_fd, &c, 1) < 0 && errno == EINTR)
 			;
@@ -298,7 +304,7 @@ int cmd_run(int argc, char **argv)
 	if (ret)
 		return ret;
 	fflush(stdout);
-	ret = side_spawn(s, argv + optind, -1);
+	ret = side_spawn(s, argv + optind, -1, -1);
 	if (!ret) {
 		signal(SIGINT, SIG_IGN);
 		wait_sides(s, 1, now_s());
@@ -427,14 +433,14 @@ static int compare_once(struct run_opts *o, char **cmd, int rep,
 			return ret;
 		}
 	}
-	if (pipe(go)) {
+	if (pipe2(go, O_CLOEXEC)) {
 		ret = fail(EXIT_FAILURE_OTHER, "pipe: %s", strerror(errno));
 		goto out;
 	}
 	fflush(stdout);
 	fflush(stderr);
 	for (i = 0; i < 2 && !ret; i++) {
-		ret = side_spawn(&o->sides[i], cmd, go[0]);
+		ret = side_spawn(&o->sides[i], cmd, go[0], go[1]);
 		if (ret && i) {
 			close(go[1]);
 			kill(o->sides[0].pid, SIGKILL);
@@ -593,7 +599,8 @@ int cmd_compare(int argc, char **argv)
 		return ret;
 	cmd = argv + optind;
 	for (i = 0; i < 2; i++) {
-		o.sides[i].out_fd = memfd_create("mglructl-compare", 0);
+		o.sides[i].out_fd =
+			memfd_create("mglructl-compare", MFD_CLOEXEC);
 		if (o.sides[i].out_fd < 0)
 			return fail(EXIT_FAILURE_OTHER, "memfd_create: %s",
 				    strerror(errno));

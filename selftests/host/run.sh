@@ -31,6 +31,7 @@ run_suite parse "$repo/build/bin/test_parse"
 run_suite cli "$repo/selftests/host/test_cli.sh"
 run_suite style "$repo/selftests/host/test_style.sh"
 run_suite readme "$repo/selftests/host/test_readme.sh"
+run_suite install "$repo/selftests/host/test_install.sh"
 
 echo "# host total"
 echo "$pass passed, $fail failed"
