@@ -61,7 +61,7 @@ CFLAGS_USER := -O2 -g -Wall -Wextra -Werror -std=gnu11 -I$(REPO)/include
 BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-I$(BUILD)/include -I$(LIBBPF_INC) -I$(REPO)/include -I$(REPO)/bpf-policies
 
-.PHONY: install uninstall all deps kernel kernel-stock kernel-debug kernel-bench tools policies loader workloads \
+.PHONY: install uninstall sdk-stage all deps kernel kernel-stock kernel-debug kernel-bench tools policies loader workloads \
 	check check-host check-vm check-debug demo bench vm-shell fuzz checkpatch check-series format clean
 
 all: policies loader
@@ -165,7 +165,7 @@ $(MGLRUCTL): $(LOADER_SRCS) $(LOADER_HDRS) $(LIBBPF_A)
 		$(LIBBPF_A) $(LOADER_LIBS)
 
 # Tests.
-check: $(KSTAMP) policies loader workloads $(BPFTOOL) $(TEST_PARSE) $(WARN_KO) $(ATTACH_STORM)
+check: $(KSTAMP) policies loader workloads $(BPFTOOL) $(TEST_PARSE) $(WARN_KO) $(ATTACH_STORM) sdk-stage
 	@selftests/check.sh --kernel $(BZIMAGE)
 
 $(TEST_PARSE): selftests/host/test_parse.c loader/parse.c loader/cgroup.c \
@@ -181,7 +181,7 @@ format: $(KSTAMP_PATCHED)
 check-host: $(TEST_PARSE) loader policies
 	@selftests/host/run.sh
 
-check-vm: $(KSTAMP) policies loader workloads $(BPFTOOL) $(WARN_KO) $(ATTACH_STORM)
+check-vm: $(KSTAMP) policies loader workloads $(BPFTOOL) $(WARN_KO) $(ATTACH_STORM) sdk-stage
 	@selftests/run-vm-tests.sh --kernel $(BZIMAGE) $(TESTS)
 
 # The safety tests on the KASAN + lockdep + DEBUG_LIST/VM kernel: slower
@@ -230,6 +230,14 @@ install: $(MGLRUCTL) $(POLICY_OBJS)
 	sed 's|@PREFIX@|$(PREFIX)|' dist/mglru_ext.pc.in >$(DESTDIR)$(PCDIR)/mglru_ext.pc
 	sed 's|@SBINDIR@|$(SBINDIR)|' dist/mglru_ext.service.in >$(DESTDIR)$(UNITDIR)/mglru_ext.service
 	install -m 644 dist/policies.conf.example $(DESTDIR)$(DOCDIR)/
+
+# An install as a package would lay it out, for the VM test that builds a
+# policy against the installed SDK: the guest copies it out of the
+# checkout (its tree is read-only there, and nothing must come from it).
+SDK_STAGE := $(BUILD)/sdk
+sdk-stage: $(MGLRUCTL) $(POLICY_OBJS)
+	rm -rf $(SDK_STAGE)
+	$(MAKE) -s install DESTDIR=$(SDK_STAGE) PREFIX=/usr
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/mglructl $(DESTDIR)$(PCDIR)/mglru_ext.pc \
