@@ -11,6 +11,12 @@
  *         (first every page once, in order), which swaps when the buffer
  *         is larger than the memcg
  *   mix   both, interleaved: a 16 KiB read of the file, then 16 touches
+ *   lockstep  the swappiness reproducer (seed 004): first every page of
+ *         the buffer once, then TOUCHES steps of one touch and one 4 KiB
+ *         pread() of FILE, at a pseudo-random page (--file-order random,
+ *         the default: neither type hotter than the other) or the next
+ *         page (sequential: a file larger than TOUCHES pages is a stream
+ *         that never refaults, so only anon refaults)
  *
  * The work is the same in every run: the random pages come from a fixed
  * seed, and nothing depends on time. The elapsed CLOCK_MONOTONIC time of
@@ -24,8 +30,9 @@
  * every run starts just after the same periodic kernel work
  * (selftests/lib/bed.sh, bed_sync).
  *
- * Usage: reclaim_load file|anon|mix [--file PATH] [--passes N]
- *                    [--anon-mb MB] [--touches N] [--cgroup DIR] [--wait FILE]
+ * Usage: reclaim_load file|anon|mix|lockstep [--file PATH] [--passes N]
+ *                    [--anon-mb MB] [--touches N] [--file-order random|sequential]
+ *                    [--cgroup DIR] [--wait FILE]
  * Prints one line: "load=MODE ns=N bytes_read=N touches=N".
  */
 #include <errno.h>
@@ -67,8 +74,8 @@ static void die(const char *what)
 
 static void usage(void)
 {
-	fputs("usage: reclaim_load file|anon|mix [--file PATH] [--passes N] [--anon-mb MB] [--touches N]\n"
-	      "                    [--cgroup DIR] [--wait FILE]\n",
+	fputs("usage: reclaim_load file|anon|mix|lockstep [--file PATH] [--passes N] [--anon-mb MB]\n"
+	      "                    [--touches N] [--file-order random|sequential] [--cgroup DIR] [--wait FILE]\n",
 	      stderr);
 	exit(2);
 }
@@ -118,6 +125,17 @@ static void read_some(struct load *l, size_t len)
 	}
 	l->file_pos += n;
 	l->bytes_read += n;
+}
+
+/* Read one 4 KiB page of the file at a pseudo-random page. */
+static void read_random_page(struct load *l)
+{
+	off_t pages = l->file_size / PAGE;
+
+	if (pread(l->fd, l->buf, PAGE,
+		  (off_t)((next_random(l) >> 20) % pages) * PAGE) < 0)
+		die("pread");
+	l->bytes_read += PAGE;
 }
 
 static void setup(struct load *l, int need_file, int need_anon)
@@ -195,7 +213,7 @@ int main(int argc, char **argv)
 			  .touches = 200000,
 			  .fd = -1,
 			  .rng = 0x9e3779b97f4a7c15ULL };
-	const char *mode, *cgroup = NULL, *wait = NULL;
+	const char *mode, *cgroup = NULL, *wait = NULL, *order = "random";
 	unsigned long i, p;
 	uint64_t start, end;
 	int a;
@@ -214,6 +232,8 @@ int main(int argc, char **argv)
 			l.anon_mb = number(argv[a + 1]);
 		else if (!strcmp(argv[a], "--touches"))
 			l.touches = number(argv[a + 1]);
+		else if (!strcmp(argv[a], "--file-order"))
+			order = argv[a + 1];
 		else if (!strcmp(argv[a], "--cgroup"))
 			cgroup = argv[a + 1];
 		else if (!strcmp(argv[a], "--wait"))
@@ -221,6 +241,8 @@ int main(int argc, char **argv)
 		else
 			usage();
 	}
+	if (strcmp(order, "random") && strcmp(order, "sequential"))
+		usage();
 	if (cgroup)
 		join_cgroup(cgroup);
 	if (wait)
@@ -250,6 +272,18 @@ int main(int argc, char **argv)
 			read_some(&l, MIX_CHUNK);
 			for (p = 0; p < MIX_TOUCHES; p++)
 				touch_one(&l);
+		}
+	} else if (!strcmp(mode, "lockstep")) {
+		setup(&l, 1, 1);
+		start = now_ns();
+		for (i = 0; i < l.anon_pages; i++)
+			l.anon[i * PAGE] = 1;
+		for (i = 0; i < l.touches; i++) {
+			touch_one(&l);
+			if (order[0] == 'r')
+				read_random_page(&l);
+			else
+				read_some(&l, PAGE);
 		}
 	} else {
 		usage();

@@ -1,100 +1,122 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# swappiness_sweep (seed 004, baseline-stock-6.12.md): anon written and a
-# file read with 4 KiB pread() in lockstep (anon_file_lockstep: one page
-# of each per step) in a memcg with zram swap, at each swappiness; the
-# anon share of reclaimed pages tells whether reclaim follows swappiness.
-# Stock 6.12 MGLRU never swaps here.
+# swappiness_sweep (seed 004, baseline-stock-6.12.md): in a memcg with zram
+# swap, reclaim_load's lockstep load writes one pseudo-random page of an
+# anon buffer and reads one 4 KiB page of a file with pread(), TOUCHES
+# times, at each swappiness; the anon share of reclaimed pages tells
+# whether reclaim follows swappiness.
+#
+#   --file-order random      the file's pages at random, the buffer and
+#                            the file the same size: both types refault
+#                            alike, so the share should follow swappiness
+#                            (swappiness/200, the anon:file cost ratio
+#                            swappiness : 200 - swappiness)
+#   --file-order sequential  the file read once, front to back: it never
+#                            refaults while anon does, so the refault
+#                            feedback should pull the share below that
+#
+# Stock 6.12 MGLRU never swaps here. Fixed work: the same pages in every
+# run; on the instruction-clocked bed each run starts at the same point of
+# the memcg stats flush (bed_sync) with the load staged in tmpfs.
 #
 # Runs in the guest, arms one after the other (swappiness is global).
 # POLICY: a shipped policy, a .bpf.o, "stock" (no policy) or "classic"
-# (lru_gen disabled for that arm; the arms run one after the other).
-# Usage: swappiness_sweep.sh --out DIR [--arm NAME=POLICY]... [--seconds S]
-#        [--values "10 60 100 140 190"] [--memcg-mb MB] [--anon-mb MB] [--file-mb MB]
-# Writes DIR/swappiness.csv: arm,swappiness,pgsteal_anon,pgsteal_file,anon_share,
-#        refault_anon,refault_file
+# (lru_gen disabled for that arm).
+# Usage: swappiness_sweep.sh --out DIR [--arm NAME=POLICY]... [--reps N]
+#        [--values "10 60 100 140 190"] [--file-order random|sequential]
+#        [--memcg-mb MB] [--anon-mb MB] [--file-mb MB] [--touches N]
+# Writes DIR/swappiness.csv: arm,order,swappiness,rep,ns,pgscan,
+#        pgsteal_anon,pgsteal_file,anon_share,refault_anon,refault_file
 set -u
 repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$repo/selftests/lib/bed.sh"
 ctl=$repo/build/bin/mglructl
-lockstep=$repo/build/bin/anon_file_lockstep
 scratch=${MGLRU_SCRATCH:-/run/scratch}
 
 out=
 arms=()
-seconds=30
+reps=1
 values="10 60 100 140 190"
-memcg_mb=128
-anon_mb=96
-file_mb=96
+order=random
+memcg_mb=64
+anon_mb=48
+file_mb=48
+touches=60000
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2 ;;
 	--arm) arms+=("$2") ;;
-	--seconds) seconds=$2 ;;
+	--reps) reps=$2 ;;
 	--values) values=$2 ;;
+	--file-order) order=$2 ;;
 	--memcg-mb) memcg_mb=$2 ;;
 	--anon-mb) anon_mb=$2 ;;
 	--file-mb) file_mb=$2 ;;
+	--touches) touches=$2 ;;
 	*) echo "swappiness_sweep: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift 2
 done
 [ -n "$out" ] || { echo "swappiness_sweep: --out DIR is required" >&2; exit 2; }
 [ ${#arms[@]} -gt 0 ] || arms=(stock=stock)
+case $order in
+random) ;;
+# read once: the file must hold every step's page
+sequential) [ $((file_mb << 8)) -ge "$touches" ] || file_mb=$(((touches >> 8) + 1)) ;;
+*) echo "swappiness_sweep: --file-order random or sequential" >&2; exit 2 ;;
+esac
 mkdir -p "$out"
 
-# zram swap, as in the seed
 swapoff -a 2>/dev/null
-if [ ! -e /sys/block/zram0 ]; then
-	echo "swappiness_sweep: no zram device" >&2
-	exit 1
-fi
-echo 1 >/sys/block/zram0/reset
-echo 512M >/sys/block/zram0/disksize
-mkswap /dev/zram0 >/dev/null && swapon /dev/zram0 || exit 1
-
-file=$scratch/swappiness.bin
-[ -f "$file" ] || dd if=/dev/zero of="$file" bs=1M count="$file_mb" conv=fsync status=none
+bed_swap_on 512 || { echo "swappiness_sweep: no zram swap" >&2; exit 1; }
+load=$(bed_stage "$repo/build/bin/reclaim_load") || exit 1
+file=$scratch/swappiness-$file_mb.bin
+[ -f "$file" ] || dd if=/dev/urandom of="$file" bs=1M count="$file_mb" conv=fsync status=none
 vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+memstat() { awk -v k="$2" '$1 == k { print $2 }' "$1/memory.stat"; }
 old_swappiness=$(cat /proc/sys/vm/swappiness)
 
-echo "arm,swappiness,pgsteal_anon,pgsteal_file,anon_share,refault_anon,refault_file" >"$out/swappiness.csv"
+csv=$out/swappiness.csv
+[ -s "$csv" ] || echo "arm,order,swappiness,rep,ns,pgscan,pgsteal_anon,pgsteal_file,anon_share,refault_anon,refault_file" >"$csv"
 for arm in "${arms[@]}"; do
 	name=${arm%%=*}
 	policy=${arm#*=}
 	for s in $values; do
-		echo "$s" >/proc/sys/vm/swappiness
-		cg=/sys/fs/cgroup/swappiness-$name
-		mkdir -p "$cg"
-		echo $((memcg_mb << 20)) >"$cg/memory.max"
-		echo max >"$cg/memory.swap.max"
-		case $policy in
-		stock) ;;
-		classic) echo n >/sys/kernel/mm/lru_gen/enabled ;;
-		*) "$ctl" load "$policy" --cgroup "$cg" >/dev/null || exit 1 ;;
-		esac
-		dd if="$file" iflag=nocache count=0 status=none
-		a0=$(vmstat pgsteal_anon)
-		f0=$(vmstat pgsteal_file)
-		sh -c 'echo $$ >"$0/cgroup.procs"; exec "$@"' "$cg" "$lockstep" "$anon_mb" "$file" "$seconds" >/dev/null
-		a=$(($(vmstat pgsteal_anon) - a0))
-		f=$(($(vmstat pgsteal_file) - f0))
-		ra=$(awk '$1 == "workingset_refault_anon" { print $2 }' "$cg/memory.stat")
-		rf=$(awk '$1 == "workingset_refault_file" { print $2 }' "$cg/memory.stat")
-		share=$(awk -v a="$a" -v f="$f" 'BEGIN { printf "%.2f", (a + f) ? a / (a + f) : 0 }')
-		echo "$name,$s,$a,$f,$share,$ra,$rf" >>"$out/swappiness.csv"
-		echo "swappiness_sweep: $name swappiness=$s anon share $share" >&2
-		case $policy in
-		stock) ;;
-		classic) echo y >/sys/kernel/mm/lru_gen/enabled ;;
-		*) "$ctl" unload --cgroup "$cg" >/dev/null ;;
-		esac
-		echo 1 >"$cg/cgroup.kill" 2>/dev/null
-		sleep 1
-		rmdir "$cg"
+		for rep in $(seq "$reps"); do
+			echo "$s" >/proc/sys/vm/swappiness
+			cg=/sys/fs/cgroup/swappiness-$name
+			mkdir -p "$cg"
+			echo $((memcg_mb << 20)) >"$cg/memory.max"
+			echo max >"$cg/memory.swap.max"
+			case $policy in
+			stock) ;;
+			classic) echo n >/sys/kernel/mm/lru_gen/enabled ;;
+			*) "$ctl" load "$policy" --cgroup "$cg" >/dev/null || exit 1 ;;
+			esac
+			bed_settle
+			a0=$(vmstat pgsteal_anon)
+			f0=$(vmstat pgsteal_file)
+			pipe=$(bed_sync)
+			res=$("$load" lockstep --file "$file" --anon-mb "$anon_mb" --touches "$touches" \
+				--file-order "$order" --cgroup "$cg" ${pipe:+--wait "$pipe"})
+			bed_sync_off
+			a=$(($(vmstat pgsteal_anon) - a0))
+			f=$(($(vmstat pgsteal_file) - f0))
+			ns=$(sed -n 's/.* ns=\([0-9]*\).*/\1/p' <<<"$res")
+			share=$(awk -v a="$a" -v f="$f" 'BEGIN { printf "%.3f", (a + f) ? a / (a + f) : 0 }')
+			echo "$name,$order,$s,$rep,$ns,$(memstat "$cg" pgscan),$a,$f,$share,$(memstat "$cg" workingset_refault_anon),$(memstat "$cg" workingset_refault_file)" >>"$csv"
+			echo "swappiness_sweep: $name $order swappiness=$s rep $rep: anon share $share" >&2
+			case $policy in
+			stock) ;;
+			classic) echo y >/sys/kernel/mm/lru_gen/enabled ;;
+			*) "$ctl" unload --cgroup "$cg" >/dev/null ;;
+			esac
+			echo 1 >"$cg/cgroup.kill" 2>/dev/null
+			for _ in $(seq 50); do rmdir "$cg" 2>/dev/null && break; sleep 0.1; done
+		done
 	done
 done
 echo "$old_swappiness" >/proc/sys/vm/swappiness
 swapoff /dev/zram0
-cat "$out/swappiness.csv"
+cat "$csv"

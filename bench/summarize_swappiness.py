@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The swappiness sweep's tables: per file order, the anon share of
+reclaimed pages per arm and swappiness (median and range of the
+repetitions), against swappiness/200, and how each type refaulted.
+
+Usage: summarize_swappiness.py CSV...   (swappiness_sweep.sh's output)
+"""
+import csv
+import statistics
+import sys
+
+
+def fmt(values, digits=2):
+    med = statistics.median(values)
+    if len(values) == 1 or max(values) == min(values):
+        return f"{med:.{digits}f}"
+    return f"{med:.{digits}f} [{min(values):.{digits}f}..{max(values):.{digits}f}]"
+
+
+def main():
+    rows = [r for f in sys.argv[1:] for r in csv.DictReader(open(f))]
+    orders = list(dict.fromkeys(r["order"] for r in rows))
+    for order in orders:
+        sub = [r for r in rows if r["order"] == order]
+        values = sorted({int(r["swappiness"]) for r in sub})
+        arms = list(dict.fromkeys(r["arm"] for r in sub))
+        reps = max(int(r["rep"]) for r in sub)
+        what = {"random": "file pages at random, both types refault alike",
+                "sequential": "the file read once: only anon refaults"}.get(order, order)
+        print(f"File order **{order}** ({what}); anon share of reclaimed pages, "
+              f"median [range] of {reps} runs:")
+        print()
+        print("| arm | " + " | ".join(f"swappiness {v}" for v in values) + " |")
+        print("|---|" + "---|" * len(values))
+        shares = {}
+        for arm in arms:
+            cells = []
+            for v in values:
+                s = [float(r["anon_share"]) for r in sub if r["arm"] == arm and int(r["swappiness"]) == v]
+                shares[arm, v] = statistics.median(s) if s else None
+                cells.append(fmt(s) if s else "-")
+            print(f"| {arm} | " + " | ".join(cells) + " |")
+        print("| swappiness/200 | " + " | ".join(f"{v / 200:.2f}" for v in values) + " |")
+        print()
+        print("| arm | refault_anon / refault_file, median | virtual s per run, median [range] |")
+        print("|---|---|---|")
+        for arm in arms:
+            ratios = []
+            for r in sub:
+                if r["arm"] != arm:
+                    continue
+                ra, rf = int(r["refault_anon"]), int(r["refault_file"])
+                ratios.append(ra / rf if rf else float("inf"))
+            ns = [int(r["ns"]) / 1e9 for r in sub if r["arm"] == arm]
+            ratio = statistics.median(ratios)
+            print(f"| {arm} | {'no file refaults' if ratio == float('inf') else f'{ratio:.2f}'} | {fmt(ns, 3)} |")
+        print()
+        for arm in arms:
+            meds = [shares[arm, v] for v in values]
+            if None in meds:
+                continue
+            rising = all(b > a for a, b in zip(meds, meds[1:]))
+            off = max(abs(m - v / 200) for m, v in zip(meds, values))
+            below = all(m < v / 200 for m, v in zip(meds, values))
+            print(f"- {arm}: {'rises' if rising else 'does not rise'} with swappiness; "
+                  f"furthest from swappiness/200 by {off:.2f}; "
+                  f"{'below' if below else 'not below'} swappiness/200 at every value")
+        print()
+
+
+if __name__ == "__main__":
+    main()
