@@ -21,7 +21,8 @@
 # the memcg stats flush (bed_sync) with the load staged in tmpfs.
 #
 # Runs in the guest, arms one after the other (swappiness is global).
-# POLICY: a shipped policy, a .bpf.o, "stock" (no policy) or "classic"
+# POLICY: a shipped policy or a .bpf.o, with knobs after commas
+# (swappiness,min_aging_interval_ms=10), "stock" (no policy) or "classic"
 # (lru_gen disabled for that arm).
 # Usage: swappiness_sweep.sh --out DIR [--arm NAME=POLICY]... [--reps N]
 #        [--values "10 60 100 140 190"] [--file-order random|sequential]
@@ -81,7 +82,9 @@ csv=$out/swappiness.csv
 [ -s "$csv" ] || echo "arm,order,swappiness,rep,ns,pgscan,pgsteal_anon,pgsteal_file,anon_share,refault_anon,refault_file" >"$csv"
 for arm in "${arms[@]}"; do
 	name=${arm%%=*}
-	policy=${arm#*=}
+	IFS=, read -r policy knobs <<<"${arm#*=}"
+	sets=()
+	for k in ${knobs//,/ }; do sets+=(--set "$k"); done
 	for s in $values; do
 		for rep in $(seq "$reps"); do
 			echo "$s" >/proc/sys/vm/swappiness
@@ -92,7 +95,7 @@ for arm in "${arms[@]}"; do
 			case $policy in
 			stock) ;;
 			classic) echo n >/sys/kernel/mm/lru_gen/enabled ;;
-			*) "$ctl" load "$policy" --cgroup "$cg" >/dev/null || exit 1 ;;
+			*) "$ctl" load "$policy" --cgroup "$cg" "${sets[@]}" >/dev/null || exit 1 ;;
 			esac
 			bed_settle
 			a0=$(vmstat pgsteal_anon)
