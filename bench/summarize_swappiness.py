@@ -43,8 +43,8 @@ def main():
             print(f"| {arm} | " + " | ".join(cells) + " |")
         print("| swappiness/200 | " + " | ".join(f"{v / 200:.2f}" for v in values) + " |")
         print()
-        print("| arm | refault_anon / refault_file, median | virtual s per run, median [range] |")
-        print("|---|---|---|")
+        print("| arm | refault_anon / refault_file, median | virtual s per run, median | largest spread of one swappiness's runs |")
+        print("|---|---|---|---|")
         for arm in arms:
             ratios = []
             for r in sub:
@@ -53,8 +53,14 @@ def main():
                 ra, rf = int(r["refault_anon"]), int(r["refault_file"])
                 ratios.append(ra / rf if rf else float("inf"))
             ns = [int(r["ns"]) / 1e9 for r in sub if r["arm"] == arm]
+            spreads = []
+            for v in values:
+                t = [int(r["ns"]) for r in sub if r["arm"] == arm and int(r["swappiness"]) == v]
+                if t:
+                    spreads.append((max(t) - min(t)) / statistics.median(t))
             ratio = statistics.median(ratios)
-            print(f"| {arm} | {'no file refaults' if ratio == float('inf') else f'{ratio:.2f}'} | {fmt(ns, 3)} |")
+            ratio = "no file refaults" if ratio == float("inf") else f"{ratio:.2f}"
+            print(f"| {arm} | {ratio} | {statistics.median(ns):.3f} | {max(spreads) * 100:.2f}% |")
         print()
         for arm in arms:
             meds = [shares[arm, v] for v in values]
