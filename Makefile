@@ -48,9 +48,14 @@ TEST_POLICY_OBJS := $(patsubst selftests/policies/%.bpf.c,$(BUILD)/bpf/test/%.bp
 BPF_HDRS := $(wildcard include/*.h) $(wildcard bpf-policies/*.h)
 
 LOADER_SRCS := $(wildcard loader/*.c)
-# The loader's core, which the commands and the test tools build on.
-LOADER_CORE_SRCS := loader/policy.c loader/kernel.c loader/cgroup.c \
-	loader/parse.c loader/log.c
+# The loader's library: everything but the commands. mglructl, the storm
+# tool, the parser tests link it; the fuzzer links the same sources built
+# with its instrumentation.
+LOADER_LIB_SRCS := loader/fail.c loader/policy.c loader/kernel.c loader/cgroup.c \
+	loader/parse.c loader/log.c loader/config.c loader/memcg.c
+LOADER_CMD_SRCS := $(filter-out $(LOADER_LIB_SRCS),$(LOADER_SRCS))
+LOADER_LIB := $(BUILD)/lib/libmglructl.a
+FUZZ_LIB := $(BUILD)/lib/fuzz/libmglructl.a
 LOADER_HDRS := $(wildcard loader/*.h) $(wildcard include/*.h)
 MGLRUCTL := $(BUILD)/bin/mglructl
 # Debian's libinih parses the config file, json-c writes --json.
@@ -144,10 +149,9 @@ workloads: $(WORKLOAD_BINS)
 # Test tools that drive the kernel through the loader's own code.
 ATTACH_STORM := $(BUILD)/bin/test/attach_storm
 
-$(ATTACH_STORM): selftests/tools/attach_storm.c $(LOADER_CORE_SRCS) \
-		$(LOADER_HDRS) $(LIBBPF_A)
+$(ATTACH_STORM): selftests/tools/attach_storm.c $(LOADER_LIB) $(LOADER_HDRS) $(LIBBPF_A)
 	@mkdir -p $(dir $@)
-	gcc $(CFLAGS_USER) -I$(LIBBPF_INC) -Iloader -o $@ $(filter %.c,$^) $(LIBBPF_A) $(LOADER_LIBS)
+	gcc $(CFLAGS_USER) -I$(LIBBPF_INC) -Iloader -o $@ $< $(LOADER_LIB) $(LIBBPF_A) $(LOADER_LIBS)
 
 # Static: the bed copies it to tmpfs, and nothing of it is read over 9p
 # while it is measured.
@@ -159,20 +163,26 @@ $(BUILD)/bin/%: selftests/workloads/%.c
 	@mkdir -p $(dir $@)
 	gcc $(CFLAGS_USER) -pthread -o $@ $<
 
-$(MGLRUCTL): $(LOADER_SRCS) $(LOADER_HDRS) $(LIBBPF_A)
+$(BUILD)/obj/loader/%.o: loader/%.c $(LOADER_HDRS) $(LIBBPF_A)
 	@mkdir -p $(dir $@)
-	gcc $(CFLAGS_USER) -I$(LIBBPF_INC) -o $@ $(LOADER_SRCS) \
-		$(LIBBPF_A) $(LOADER_LIBS)
+	gcc $(CFLAGS_USER) -I$(LIBBPF_INC) -c -o $@ $<
+
+$(LOADER_LIB): $(patsubst loader/%.c,$(BUILD)/obj/loader/%.o,$(LOADER_LIB_SRCS))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(MGLRUCTL): $(LOADER_CMD_SRCS) $(LOADER_LIB) $(LOADER_HDRS) $(LIBBPF_A)
+	@mkdir -p $(dir $@)
+	gcc $(CFLAGS_USER) -I$(LIBBPF_INC) -o $@ $(LOADER_CMD_SRCS) \
+		$(LOADER_LIB) $(LIBBPF_A) $(LOADER_LIBS)
 
 # Tests.
 check: $(KSTAMP) policies loader workloads $(BPFTOOL) $(TEST_PARSE) $(WARN_KO) $(ATTACH_STORM) sdk-stage
 	@selftests/check.sh --kernel $(BZIMAGE)
 
-$(TEST_PARSE): selftests/host/test_parse.c loader/parse.c loader/cgroup.c \
-		loader/kernel.c $(LOADER_HDRS) $(LIBBPF_A)
+$(TEST_PARSE): selftests/host/test_parse.c $(LOADER_LIB) $(LOADER_HDRS) $(LIBBPF_A)
 	@mkdir -p $(dir $@)
-	gcc $(CFLAGS_USER) -I$(LIBBPF_INC) -o $@ $(filter %.c,$^) \
-		$(LIBBPF_A) -lelf -lz
+	gcc $(CFLAGS_USER) -I$(LIBBPF_INC) -o $@ $< $(LOADER_LIB) $(LIBBPF_A) $(LOADER_LIBS)
 
 # User-space and BPF C in the kernel's style (the style test checks it).
 format: $(KSTAMP_PATCHED)
@@ -250,23 +260,35 @@ checkpatch: | $(DEPS_STAMP)
 
 # libFuzzer over the loader's parsers, for FUZZ_SECONDS (default 60).
 FUZZ_SECONDS ?= 60
-FUZZ_BIN := $(BUILD)/bin/fuzz_parse
+FUZZ_TARGETS := fuzz_parse fuzz_config
+FUZZ_BINS := $(addprefix $(BUILD)/bin/,$(FUZZ_TARGETS))
+FUZZ_CFLAGS := -g -O1 -I$(REPO)/include -I$(LIBBPF_INC)
 
-$(FUZZ_BIN): selftests/fuzz/fuzz_parse.c loader/parse.c loader/kernel.c $(LOADER_HDRS) $(LIBBPF_A)
+$(BUILD)/obj/fuzz/%.o: loader/%.c $(LOADER_HDRS) $(LIBBPF_A)
 	@mkdir -p $(dir $@)
-	clang -g -O1 -fsanitize=fuzzer,address,undefined -I$(REPO)/include -I$(LIBBPF_INC) \
-		-o $@ $(filter %.c,$^) $(LIBBPF_A) -lelf -lz
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
 
-fuzz: $(FUZZ_BIN)
-	@mkdir -p $(BUILD)/fuzz/corpus
-	cp -n selftests/fuzz/corpus/* $(BUILD)/fuzz/corpus/
-	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(BUILD)/fuzz/ \
-		$(BUILD)/fuzz/corpus
+$(FUZZ_LIB): $(patsubst loader/%.c,$(BUILD)/obj/fuzz/%.o,$(LOADER_LIB_SRCS))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/bin/fuzz_%: selftests/fuzz/fuzz_%.c $(FUZZ_LIB)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB) \
+		$(LIBBPF_A) $(LOADER_LIBS)
+
+# Each target for FUZZ_SECONDS, from its seed corpus.
+fuzz: $(FUZZ_BINS)
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(BUILD)/fuzz/$$t && cp -n selftests/fuzz/corpus/$$t/* $(BUILD)/fuzz/$$t/ && \
+		$(BUILD)/bin/$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(BUILD)/fuzz/$$t- \
+			$(BUILD)/fuzz/$$t || exit 1; \
+	done
 
 # Every prefix of the series builds, with CONFIG_MGLRU_EXT on and off.
 check-series: $(KSTAMP_PATCHED)
 	@scripts/build-each-patch.sh
 
 clean:
-	rm -rf $(BUILD)/bin $(BUILD)/bpf $(BUILD)/vm $(BUILD)/tools \
+	rm -rf $(BUILD)/bin $(BUILD)/bpf $(BUILD)/vm $(BUILD)/tools $(BUILD)/obj $(BUILD)/lib \
 		$(BUILD)/include $(BUILD)/kernel

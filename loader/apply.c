@@ -19,7 +19,7 @@
 #include "mglructl.h"
 #include "policy.h"
 
-static const char apply_usage[] =
+const char apply_usage[] =
 	"Usage: mglructl apply [--config FILE] [--check]\n"
 	"\n"
 	"Attach the policies the config file (default " DEFAULT_CONFIG ")\n"
@@ -96,7 +96,7 @@ bool owned_hash(uint64_t cgroup_id, char *hash, size_t len)
 	bool found = false;
 	DIR *d;
 
-	pin_dir(cgroup_id, dir, sizeof(dir));
+	pin_path(cgroup_id, NULL, dir, sizeof(dir));
 	d = opendir(dir);
 	if (!d)
 		return false;
@@ -138,7 +138,7 @@ static const struct kpolicy *current(const struct kpolicy *table, int n,
 
 	for (i = 0; i < n; i++)
 		if (table[i].cgroup_id == cgroup_id &&
-		    strcmp(table[i].state, "detached") &&
+		    table[i].state != KSTATE_DETACHED &&
 		    (!kp || table[i].id > kp->id))
 			kp = &table[i];
 	return kp;
@@ -180,7 +180,7 @@ static int attach_entry(const struct target *t)
 {
 	const struct config_entry *e = t->entry;
 	const char *sets[MAX_SETS];
-	char where[4300], abs[4300], marker[4400], dir[4200];
+	char where[4300], abs[4300], marker[4400], leaf[32];
 	struct bpf_link *link;
 	uint64_t cgroup_id, id;
 	struct policy p;
@@ -202,8 +202,8 @@ static int attach_entry(const struct target *t)
 		policy_close(&p);
 		return ret;
 	}
-	pin_dir(cgroup_id, dir, sizeof(dir));
-	snprintf(marker, sizeof(marker), "%s/config-%s", dir, e->hash);
+	snprintf(leaf, sizeof(leaf), "config-%s", e->hash);
+	pin_path(cgroup_id, leaf, marker, sizeof(marker));
 	if (mkdir(marker, 0700))
 		fprintf(stderr, "mglructl: marking %s: %s\n", marker,
 			strerror(errno));
@@ -259,7 +259,7 @@ int reconcile(const struct config *c, const struct reconcile_hooks *h)
 			unpin(ids[i]); /* a stale pin: attach anew below */
 			continue;
 		}
-		if (!strcmp(kp->state, "attached"))
+		if (kp->state == KSTATE_ATTACHED)
 			continue;
 		if (h && h->on_ejected && !h->on_ejected(t, kp))
 			continue;
@@ -345,10 +345,6 @@ int cmd_apply(int argc, char **argv)
 	bool check = false;
 	int opt, ret;
 
-	if (want_help(argc, argv)) {
-		fputs(apply_usage, stdout);
-		return EXIT_OK;
-	}
 	while ((opt = getopt_long(argc, argv, "c:n", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
@@ -362,8 +358,7 @@ int cmd_apply(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		return usage_error(apply_usage, "unexpected argument '%s'",
-				   argv[optind]);
+		return extra_argument(apply_usage, argv);
 	ret = config_load(file, &c);
 	if (ret)
 		return ret;

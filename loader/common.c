@@ -21,19 +21,6 @@
 #include "policy.h"
 
 bool verbose;
-const char *fail_where;
-
-int fail(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", fail_where ? fail_where : "mglructl");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return status;
-}
 
 bool want_help(int argc, char **argv)
 {
@@ -81,6 +68,11 @@ int bad_option(const char *usage, char **argv)
 	return usage_error(usage,
 			   "bad option '%s' (unknown, or without its value)",
 			   argv[optind - 1]);
+}
+
+int extra_argument(const char *usage, char **argv)
+{
+	return usage_error(usage, "unexpected argument '%s'", argv[optind]);
 }
 
 /* Root, or CAP_SYS_ADMIN and CAP_BPF in the effective set. */
@@ -208,7 +200,7 @@ uint64_t newest_policy(const char *name, uint64_t cgroup_id)
 	for (i = 0; i < n; i++)
 		if (!strcmp(table[i].name, name) &&
 		    table[i].cgroup_id == cgroup_id &&
-		    !strcmp(table[i].state, "attached") && table[i].id > id)
+		    table[i].state == KSTATE_ATTACHED && table[i].id > id)
 			id = table[i].id;
 	return id;
 }
@@ -216,7 +208,7 @@ uint64_t newest_policy(const char *name, uint64_t cgroup_id)
 bool wait_detached(uint64_t id, int ms, struct kpolicy *kp)
 {
 	for (; ms > 0; ms -= 50) {
-		if (!find_kpolicy(id, kp) && !strcmp(kp->state, "detached"))
+		if (!find_kpolicy(id, kp) && kp->state == KSTATE_DETACHED)
 			return true;
 		usleep(50000);
 	}
@@ -228,7 +220,7 @@ int attach_policy(struct policy *p, const char *arg, const char *cgroup,
 		  struct bpf_link **link, uint64_t *cgroup_id, char *where,
 		  size_t where_len)
 {
-	char path[4096], dir[4200], pin[4300];
+	char path[4096], pin[4300];
 	int i, ret;
 
 	ret = policy_locate(arg, path, sizeof(path));
@@ -257,8 +249,7 @@ int attach_policy(struct policy *p, const char *arg, const char *cgroup,
 				"bpffs is not mounted at /sys/fs/bpf: mount -t bpf bpf /sys/fs/bpf (or use --foreground)");
 			goto err;
 		}
-		pin_dir(*cgroup_id, dir, sizeof(dir));
-		snprintf(pin, sizeof(pin), "%s/link", dir);
+		pin_path(*cgroup_id, "link", pin, sizeof(pin));
 		if (!access(pin, F_OK)) {
 			ret = fail(
 				EXIT_ALREADY_ATTACHED,
@@ -285,8 +276,7 @@ bool unpin(uint64_t cgroup_id)
 	struct dirent *de;
 	DIR *d;
 
-	pin_dir(cgroup_id, dir, sizeof(dir));
-	snprintf(pin, sizeof(pin), "%s/link", dir);
+	pin_path(cgroup_id, "link", pin, sizeof(pin));
 	if (unlink(pin))
 		return false;
 	/* the config's marker (see apply.h) goes with the pin */
@@ -308,8 +298,7 @@ int pin_link(struct bpf_link *link, uint64_t cgroup_id)
 	char dir[4200], pin[4300];
 	int err;
 
-	pin_dir(cgroup_id, dir, sizeof(dir));
-	snprintf(pin, sizeof(pin), "%s/link", dir);
+	pin_path(cgroup_id, "link", pin, sizeof(pin));
 	mkdir(PIN_ROOT, 0700);
 	mkdir(dir, 0700);
 	err = bpf_link__pin(link, pin);

@@ -34,7 +34,7 @@
 #define MAX_TRACKED 256
 #define HOUR 3600.0
 
-static const char daemon_usage[] =
+const char daemon_usage[] =
 	"Usage: mglructl daemon [--config FILE] [--backoff SECONDS]\n"
 	"                       [--backoff-max SECONDS] [--max-restarts N]\n"
 	"\n"
@@ -256,10 +256,6 @@ int cmd_daemon(int argc, char **argv)
 	int opt, ret, sfd, n;
 	uint64_t v;
 
-	if (want_help(argc, argv)) {
-		fputs(daemon_usage, stdout);
-		return EXIT_OK;
-	}
 	while ((opt = getopt_long(argc, argv, "c:b:B:r:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
@@ -290,8 +286,7 @@ int cmd_daemon(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		return usage_error(daemon_usage, "unexpected argument '%s'",
-				   argv[optind]);
+		return extra_argument(daemon_usage, argv);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	say_timestamps = true;
 	ret = config_load(file, &cfg);

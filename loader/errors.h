@@ -33,6 +33,8 @@ enum mglructl_status {
  * out as one "FILE:LINE: reason" line.
  */
 extern const char *fail_where;
+/* The name errors start with: "mglructl", or a test tool's. */
+extern const char *fail_program;
 
 int fail(int status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -63,6 +63,27 @@ static void copy(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
+static const char *const state_names[] = {
+	[KSTATE_UNKNOWN] = "unknown",	[KSTATE_ATTACHED] = "attached",
+	[KSTATE_EJECTING] = "ejecting", [KSTATE_EJECTED] = "ejected",
+	[KSTATE_DETACHED] = "detached",
+};
+
+const char *kstate_name(enum kstate state)
+{
+	return state_names[state];
+}
+
+static enum kstate parse_state(const char *s)
+{
+	enum kstate i;
+
+	for (i = KSTATE_ATTACHED; i <= KSTATE_DETACHED; i++)
+		if (!strcmp(s, state_names[i]))
+			return i;
+	return KSTATE_UNKNOWN;
+}
+
 int kernel_parse_policy_line(const char *line, struct kpolicy *kp)
 {
 	const char *p = line;
@@ -86,7 +107,7 @@ int kernel_parse_policy_line(const char *line, struct kpolicy *kp)
 		else if (!strcmp(key, "cgroup_id"))
 			kp->cgroup_id = strtoull(val, NULL, 10);
 		else if (!strcmp(key, "state"))
-			copy(kp->state, sizeof(kp->state), val);
+			kp->state = parse_state(val);
 		else if (!strcmp(key, "attached_ns"))
 			kp->attached_ns = strtoull(val, NULL, 10);
 		else if (!strcmp(key, "exit_kind"))
@@ -126,13 +147,17 @@ int kernel_policies(struct kpolicy *out, int max)
 	return n;
 }
 
-void pin_dir(uint64_t cgroup_id, char *buf, unsigned long len)
+void pin_path(uint64_t cgroup_id, const char *leaf, char *buf, size_t len)
 {
+	int n;
+
 	if (cgroup_id)
-		snprintf(buf, len, "%s/cgroup-%llu", PIN_ROOT,
-			 (unsigned long long)cgroup_id);
+		n = snprintf(buf, len, "%s/cgroup-%llu", PIN_ROOT,
+			     (unsigned long long)cgroup_id);
 	else
-		snprintf(buf, len, "%s/system", PIN_ROOT);
+		n = snprintf(buf, len, "%s/system", PIN_ROOT);
+	if (leaf && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, "/%s", leaf);
 }
 
 uint64_t boottime_ns(void)

@@ -4,6 +4,7 @@
 #define MGLRUCTL_KERNEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define MAX_COUNTERS 16
@@ -16,12 +17,24 @@ struct counter {
 	uint64_t value;
 };
 
+/* Where a policy is in its life, as the kernel's table says. */
+enum kstate {
+	KSTATE_UNKNOWN,
+	KSTATE_ATTACHED,
+	KSTATE_EJECTING,
+	KSTATE_EJECTED, /* stopped deciding; detached once unpinned */
+	KSTATE_DETACHED, /* history: its exit record */
+};
+
+/* "attached", ... as the kernel spells them. */
+const char *kstate_name(enum kstate state);
+
 /* One line of the kernel's policy table. */
 struct kpolicy {
 	uint64_t id;
 	char name[64];
 	uint64_t cgroup_id;
-	char state[16]; /* attached, ejecting, ejected, detached */
+	enum kstate state;
 	uint64_t attached_ns;
 	struct counter counters[MAX_COUNTERS];
 	int nr_counters;
@@ -45,8 +58,12 @@ int kernel_policies(struct kpolicy *out, int max);
 /* Parse one line of the table; exposed for the unit tests. */
 int kernel_parse_policy_line(const char *line, struct kpolicy *kp);
 
-/* The pin directory of a cgroup id (0: system-wide). */
-void pin_dir(uint64_t cgroup_id, char *buf, unsigned long len);
+/*
+ * The one place pin paths are made: PIN_ROOT/system or
+ * PIN_ROOT/cgroup-<id> for a cgroup id (0: system-wide), and with @leaf
+ * the entry below it ("link", or a config marker).
+ */
+void pin_path(uint64_t cgroup_id, const char *leaf, char *buf, size_t len);
 
 /* Uptime in ns on the boot-time clock, to age attached_ns. */
 uint64_t boottime_ns(void);

@@ -16,7 +16,7 @@
 #include "mglructl.h"
 #include "policy.h"
 
-static const char load_usage[] =
+const char load_usage[] =
 	"Usage: mglructl load POLICY|FILE.bpf.o [--cgroup PATH] [--set KNOB=VALUE]...\n"
 	"                     [--foreground]\n"
 	"\n"
@@ -30,7 +30,7 @@ static const char load_usage[] =
 	"attached only while mglructl runs, printing its counters every second;\n"
 	"Ctrl-C or SIGTERM detaches it.\n";
 
-static const char unload_usage[] =
+const char unload_usage[] =
 	"Usage: mglructl unload NAME | --cgroup PATH | --all\n"
 	"\n"
 	"Detach the pinned policies called NAME, the one on cgroup PATH, or all\n"
@@ -60,7 +60,7 @@ static int run_foreground(struct policy *p, struct bpf_link *link, uint64_t id,
 		sleep(1);
 		if (find_kpolicy(id, &kp))
 			break;
-		if (strcmp(kp.state, "attached")) {
+		if (kp.state != KSTATE_ATTACHED) {
 			printf("policy %s was ejected by the kernel\n",
 			       p->name);
 			print_exit_record(&kp);
@@ -101,16 +101,12 @@ int cmd_load(int argc, char **argv)
 		{}
 	};
 	struct load_args a = {};
-	char where[4200], dir[4200], pin[4300];
+	char where[4200], pin[4300];
 	struct bpf_link *link;
 	struct policy p;
 	uint64_t cgroup_id, id;
 	int opt, ret;
 
-	if (want_help(argc, argv)) {
-		fputs(load_usage, stdout);
-		return EXIT_OK;
-	}
 	while ((opt = getopt_long(argc, argv, "c:s:fv", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
@@ -150,8 +146,7 @@ int cmd_load(int argc, char **argv)
 		return ret;
 	}
 
-	pin_dir(cgroup_id, dir, sizeof(dir));
-	snprintf(pin, sizeof(pin), "%s/link", dir);
+	pin_path(cgroup_id, "link", pin, sizeof(pin));
 	if (pin_link(link, cgroup_id)) {
 		ret = fail(EXIT_FAILURE_OTHER,
 			   "pinning at %s failed: %s; policy detached", pin,
@@ -183,10 +178,6 @@ int cmd_unload(int argc, char **argv)
 	char where[4200], hash[32];
 	struct kpolicy kp;
 
-	if (want_help(argc, argv)) {
-		fputs(unload_usage, stdout);
-		return EXIT_OK;
-	}
 	while ((opt = getopt_long(argc, argv, "c:a", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
@@ -218,7 +209,7 @@ int cmd_unload(int argc, char **argv)
 			    POLICIES_FILE, strerror(-n));
 
 	for (i = 0; i < n; i++) {
-		if (!strcmp(table[i].state, "detached"))
+		if (table[i].state == KSTATE_DETACHED)
 			continue;
 		if (name && strcmp(table[i].name, name))
 			continue;

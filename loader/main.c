@@ -58,16 +58,17 @@ static const char main_usage[] =
 static const struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
+	const char *usage;
 } cmds[] = {
-	{ "list", cmd_list },
-	{ "load", cmd_load },
-	{ "unload", cmd_unload },
-	{ "status", cmd_status },
-	{ "run", cmd_run },
-	{ "compare", cmd_compare },
-	{ "apply", cmd_apply },
-	{ "daemon", cmd_daemon },
-	{ "vmlinux-h", cmd_vmlinux_h },
+	{ "list", cmd_list, list_usage },
+	{ "load", cmd_load, load_usage },
+	{ "unload", cmd_unload, unload_usage },
+	{ "status", cmd_status, status_usage },
+	{ "run", cmd_run, run_usage },
+	{ "compare", cmd_compare, compare_usage },
+	{ "apply", cmd_apply, apply_usage },
+	{ "daemon", cmd_daemon, daemon_usage },
+	{ "vmlinux-h", cmd_vmlinux_h, vmlinux_h_usage },
 };
 
 int main(int argc, char **argv)
@@ -97,6 +98,10 @@ int main(int argc, char **argv)
 	for (c = 0; c < sizeof(cmds) / sizeof(cmds[0]); c++) {
 		if (strcmp(argv[i], cmds[c].name))
 			continue;
+		if (want_help(argc - i, argv + i)) {
+			fputs(cmds[c].usage, stdout);
+			return EXIT_OK;
+		}
 		optind = 1;
 		opterr = 0; /* the command says what is wrong, in one line */
 		return cmds[c].fn(argc - i, argv + i);

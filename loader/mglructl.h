@@ -32,6 +32,17 @@ int cmd_apply(int argc, char **argv);
 int cmd_daemon(int argc, char **argv);
 int cmd_vmlinux_h(int argc, char **argv);
 
+/* Their --help texts, which main.c prints. */
+extern const char apply_usage[];
+extern const char compare_usage[];
+extern const char daemon_usage[];
+extern const char list_usage[];
+extern const char load_usage[];
+extern const char run_usage[];
+extern const char status_usage[];
+extern const char unload_usage[];
+extern const char vmlinux_h_usage[];
+
 /* Is -h or --help among the arguments (before any "--")? */
 bool want_help(int argc, char **argv);
 
@@ -48,6 +59,9 @@ void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* getopt's '?': the option it stopped at, as a usage error. */
 int bad_option(const char *usage, char **argv);
+
+/* argv[optind] is one argument too many, as a usage error. */
+int extra_argument(const char *usage, char **argv);
 
 /* 0, or an EXIT_* status after saying what is missing. */
 int check_privileges(void);

@@ -26,7 +26,7 @@
 #include "parse.h"
 #include "policy.h"
 
-static const char run_usage[] =
+const char run_usage[] =
 	"Usage: mglructl run --policy P [--set KNOB=VALUE]... [--memory-max SIZE]\n"
 	"                    [--swap-max SIZE] -- CMD [ARGS]...\n"
 	"\n"
@@ -35,7 +35,7 @@ static const char run_usage[] =
 	"then print the policy's counters and the cgroup's reclaim statistics\n"
 	"and remove the cgroup. Exits with CMD's status. SIZE takes K, M, G.\n";
 
-static const char compare_usage[] =
+const char compare_usage[] =
 	"Usage: mglructl compare [--policy A] [--policy B] [--set KNOB=VALUE]...\n"
 	"                        [--memory-max SIZE] [--swap-max SIZE] [--repeat N]\n"
 	"                        [--json] -- CMD [ARGS]...\n"
@@ -291,10 +291,6 @@ int cmd_run(int argc, char **argv)
 	struct side *s = &o.sides[0];
 	int ret;
 
-	if (want_help(argc, argv)) {
-		fputs(run_usage, stdout);
-		return EXIT_OK;
-	}
 	ret = parse_run_opts(argc, argv, run_usage, false, &o);
 	if (ret)
 		return ret;
@@ -314,7 +310,7 @@ int cmd_run(int argc, char **argv)
 		if (s->have_kp) {
 			printf("policy: ");
 			print_counters_line(&s->kp);
-			if (strcmp(s->kp.state, "attached"))
+			if (s->kp.state != KSTATE_ATTACHED)
 				print_exit_record(&s->kp);
 		}
 		print_run_report(&s->rep);
@@ -590,10 +586,6 @@ int cmd_compare(int argc, char **argv)
 	int i, r, ret, failed = 0;
 	char **cmd;
 
-	if (want_help(argc, argv)) {
-		fputs(compare_usage, stdout);
-		return EXIT_OK;
-	}
 	ret = parse_run_opts(argc, argv, compare_usage, true, &o);
 	if (ret)
 		return ret;

@@ -20,7 +20,7 @@
 #include "parse.h"
 #include "policy.h"
 
-static const char status_usage[] =
+const char status_usage[] =
 	"Usage: mglructl status [--json | --format=text|json|prometheus]\n"
 	"                       [--watch [SECONDS]]\n"
 	"\n"
@@ -34,7 +34,7 @@ static const char status_usage[] =
 	"throttles and agings per second and its cgroup's refaults per second;\n"
 	"plain lines when stdout is not a terminal. Ctrl-C stops it.\n";
 
-static const char list_usage[] =
+const char list_usage[] =
 	"Usage: mglructl list [--json]\n"
 	"\n"
 	"The policies that ship (name, description, knobs with defaults and\n"
@@ -43,14 +43,13 @@ static const char list_usage[] =
 /* Who keeps policy @kp attached. */
 static const char *owner(const struct kpolicy *kp)
 {
-	char dir[4200], pin[4300], hash[32];
+	char pin[4300], hash[32];
 
-	if (!strcmp(kp->state, "detached"))
+	if (kp->state == KSTATE_DETACHED)
 		return "-";
 	if (owned_hash(kp->cgroup_id, hash, sizeof(hash)))
 		return "config";
-	pin_dir(kp->cgroup_id, dir, sizeof(dir));
-	snprintf(pin, sizeof(pin), "%s/link", dir);
+	pin_path(kp->cgroup_id, "link", pin, sizeof(pin));
 	return access(pin, F_OK) ? "process" : "pin";
 }
 
@@ -66,7 +65,8 @@ static struct json_object *json_kpolicy(const struct kpolicy *kp)
 	json_object_object_add(j, "cgroup_id",
 			       json_object_new_uint64(kp->cgroup_id));
 	json_object_object_add(j, "cgroup", json_object_new_string(cg));
-	json_object_object_add(j, "state", json_object_new_string(kp->state));
+	json_object_object_add(j, "state",
+			       json_object_new_string(kstate_name(kp->state)));
 	json_object_object_add(j, "owner", json_object_new_string(owner(kp)));
 	c = json_object_new_object();
 	for (i = 0; i < kp->nr_counters; i++)
@@ -108,8 +108,8 @@ static void print_policy_table(const struct kpolicy *table, int n)
 		else
 			snprintf(since, sizeof(since), "-");
 		printf("%-4llu %-20s %-24s %-9s %-7s %8s  ",
-		       (unsigned long long)kp->id, kp->name, cg, kp->state,
-		       owner(kp), since);
+		       (unsigned long long)kp->id, kp->name, cg,
+		       kstate_name(kp->state), owner(kp), since);
 		print_counters_line(kp);
 		if (strcmp(kp->exit_kind, "none"))
 			print_exit_record(kp);
@@ -123,7 +123,7 @@ static void print_status_tables(struct kpolicy *table, int n)
 	int i, nc = 0, nd = 0, first;
 
 	for (i = 0; i < n; i++) {
-		if (strcmp(table[i].state, "detached"))
+		if (table[i].state != KSTATE_DETACHED)
 			current[nc++] = table[i];
 		else
 			detached[nd++] = table[i];
@@ -177,6 +177,7 @@ static void print_prometheus(bool support, const struct kpolicy *table, int n)
 {
 	const struct kpolicy *cur[MAX_POLICIES];
 	int i, c, nc = 0;
+	enum kstate st;
 	char name[64];
 	size_t k;
 
@@ -184,22 +185,17 @@ static void print_prometheus(bool support, const struct kpolicy *table, int n)
 	printf("# TYPE mglru_ext_kernel_support gauge\n");
 	printf("mglru_ext_kernel_support %d\n", support);
 	for (i = 0; i < n; i++)
-		if (strcmp(table[i].state, "detached"))
+		if (table[i].state != KSTATE_DETACHED)
 			cur[nc++] = &table[i];
 	printf("# HELP mglru_ext_policies Policies in the kernel's table by state.\n");
 	printf("# TYPE mglru_ext_policies gauge\n");
-	{
-		static const char *const states[] = { "attached", "ejecting",
-						      "ejected" };
+	for (st = KSTATE_ATTACHED; st < KSTATE_DETACHED; st++) {
+		int count = 0;
 
-		for (k = 0; k < sizeof(states) / sizeof(states[0]); k++) {
-			int count = 0;
-
-			for (i = 0; i < nc; i++)
-				count += !strcmp(cur[i]->state, states[k]);
-			printf("mglru_ext_policies{state=\"%s\"} %d\n",
-			       states[k], count);
-		}
+		for (i = 0; i < nc; i++)
+			count += cur[i]->state == st;
+		printf("mglru_ext_policies{state=\"%s\"} %d\n", kstate_name(st),
+		       count);
 	}
 	printf("# HELP mglru_ext_policy_info A policy attached or ejected, with its state, owner and exit kind; always 1.\n");
 	printf("# TYPE mglru_ext_policy_info gauge\n");
@@ -213,7 +209,8 @@ static void print_prometheus(bool support, const struct kpolicy *table, int n)
 		printf("\",cgroup=\"");
 		prom_label(cg);
 		printf("\",state=\"%s\",owner=\"%s\",exit_kind=\"%s\"} 1\n",
-		       cur[i]->state, owner(cur[i]), cur[i]->exit_kind);
+		       kstate_name(cur[i]->state), owner(cur[i]),
+		       cur[i]->exit_kind);
 	}
 	if (!nc)
 		return;
@@ -302,7 +299,7 @@ static int watch(double interval)
 			const struct watched *p = NULL;
 			struct watched *w = &cur[ncur++];
 
-			if (!strcmp(kp->state, "detached")) {
+			if (kp->state == KSTATE_DETACHED) {
 				ncur--;
 				continue;
 			}
@@ -313,7 +310,7 @@ static int watch(double interval)
 			cgroup_name(kp->cgroup_id, cg, sizeof(cg));
 			printf("%-4llu %-20s %-24s %-9s ",
 			       (unsigned long long)kp->id, kp->name, cg,
-			       kp->state);
+			       kstate_name(kp->state));
 			if (p)
 				printf("%10.0f %9.0f %10.0f %8.0f %10.0f\n",
 				       (w->calls - p->calls) / interval,
@@ -353,10 +350,6 @@ int cmd_status(int argc, char **argv)
 	int i, n, opt;
 	char *end;
 
-	if (want_help(argc, argv)) {
-		fputs(status_usage, stdout);
-		return EXIT_OK;
-	}
 	while ((opt = getopt_long(argc, argv, "jf:w::", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
@@ -394,8 +387,7 @@ int cmd_status(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		return usage_error(status_usage, "unknown argument '%s'",
-				   argv[optind]);
+		return extra_argument(status_usage, argv);
 	if (interval && format != TEXT)
 		return usage_error(
 			status_usage,
@@ -465,10 +457,6 @@ int cmd_list(int argc, char **argv)
 	int i, k, n = 0, nk = 0;
 	DIR *d;
 
-	if (want_help(argc, argv)) {
-		fputs(list_usage, stdout);
-		return EXIT_OK;
-	}
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
 			json = true;
@@ -531,7 +519,7 @@ int cmd_list(int argc, char **argv)
 	if (kernel_has_mglru_ext())
 		nk = kernel_policies(table, MAX_POLICIES);
 	for (i = 0, k = 0; i < nk; i++)
-		if (strcmp(table[i].state, "detached"))
+		if (table[i].state != KSTATE_DETACHED)
 			table[k++] = table[i];
 	nk = k;
 	if (json) {

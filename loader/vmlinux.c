@@ -14,7 +14,7 @@
 #include "errors.h"
 #include "mglructl.h"
 
-static const char vmlinux_h_usage[] =
+const char vmlinux_h_usage[] =
 	"Usage: mglructl vmlinux-h\n"
 	"\n"
 	"Print the running kernel's types (its BTF, /sys/kernel/btf/vmlinux)\n"
@@ -33,13 +33,8 @@ int cmd_vmlinux_h(int argc, char **argv)
 	__u32 id, n;
 	int err = 0;
 
-	if (want_help(argc, argv)) {
-		fputs(vmlinux_h_usage, stdout);
-		return EXIT_OK;
-	}
 	if (argc > 1)
-		return usage_error(vmlinux_h_usage,
-				   "vmlinux-h takes no argument");
+		return extra_argument(vmlinux_h_usage, argv);
 	btf = btf__load_vmlinux_btf();
 	if (!btf)
 		return fail(

@@ -107,7 +107,7 @@ static void test_table_lines(void)
 	check(!kernel_parse_policy_line(line, &kp), "table: line parses");
 	check(kp.id == 3 && !strcmp(kp.name, "budget") && kp.cgroup_id == 1234,
 	      "table: id, name, cgroup");
-	check(!strcmp(kp.state, "ejected") && kp.attached_ns == 99,
+	check(kp.state == KSTATE_EJECTED && kp.attached_ns == 99,
 	      "table: state");
 	check(kp.nr_counters == 11 && !strcmp(kp.counters[5].name, "refused") &&
 		      kp.counters[5].value == 32,

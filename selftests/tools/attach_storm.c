@@ -18,7 +18,6 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,18 +32,6 @@
 #define MAX_CGROUPS 16
 /* how long a closed link may take to go away before the next attach */
 #define EEXIST_RETRY_MS 5000
-
-int fail(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("attach_storm: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return status;
-}
 
 static double now_s(void)
 {
@@ -85,6 +72,8 @@ int main(int argc, char **argv)
 	const char *mode = "both";
 	int nr, i, c, ret;
 	double start;
+
+	fail_program = "attach_storm";
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
