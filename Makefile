@@ -20,7 +20,8 @@ BZIMAGE_PATCHED := $(BUILD)/kernel/patched/arch/x86/boot/bzImage
 BZIMAGE_STOCK := $(BUILD)/kernel/stock/arch/x86/boot/bzImage
 BZIMAGE_DEBUG := $(BUILD)/kernel/debug/arch/x86/boot/bzImage
 BZIMAGE_BENCH := $(BUILD)/kernel/bench/arch/x86/boot/bzImage
-VMLINUX := $(BUILD)/kernel/patched/vmlinux
+VMLINUX_FROM ?= patched
+VMLINUX := $(BUILD)/kernel/$(VMLINUX_FROM)/vmlinux
 
 TOOLS := $(BUILD)/tools
 LIBBPF_A := $(TOOLS)/libbpf/libbpf.a
@@ -97,10 +98,21 @@ $(KSTAMP_PATCHED) $(KSTAMP_DEBUG) $(KSTAMP_BENCH) $(KSTAMP_STOCK): | $(DEPS_STAM
 	@rm -f $(BUILD)/kernel/.$(word 1,$(subst -, ,$(patsubst .%,%,$(notdir $@))))-*
 	@touch $@
 
-# libbpf and bpftool from the same tree as the kernel; Debian's are too old.
+# The patched tree alone: what libbpf and bpftool build from.
+KSTAMP_SOURCE := $(BUILD)/src/.source-$(call kernel_hash,$(wildcard kernel-patches/*) \
+	scripts/build-kernel.sh)
+$(KSTAMP_SOURCE): | $(DEPS_STAMP)
+	scripts/build-kernel.sh source
+	@rm -f $(BUILD)/src/.source-*
+	@touch $@
+
+# libbpf and bpftool from the same tree as the kernel; Debian's are too
+# old. They need the patched tree, not a built kernel; vmlinux.h needs a
+# built one, the test kernel unless VMLINUX_FROM says another (make demo
+# builds only the benchmark kernel and takes its types from it).
 tools: $(BPFTOOL) $(LIBBPF_A) $(VMLINUX_H)
 
-$(LIBBPF_A): $(KSTAMP_PATCHED)
+$(LIBBPF_A): $(KSTAMP_SOURCE)
 	@mkdir -p $(TOOLS)/libbpf
 	$(MAKE) -s -C $(KSRC)/tools/lib/bpf OUTPUT=$(TOOLS)/libbpf/ \
 		$@ >/dev/null
@@ -109,13 +121,13 @@ $(LIBBPF_A): $(KSTAMP_PATCHED)
 		install_headers >/dev/null
 	@touch $@
 
-$(BPFTOOL): $(KSTAMP_PATCHED)
+$(BPFTOOL): $(KSTAMP_SOURCE)
 	@mkdir -p $(TOOLS)/bpftool
 	$(MAKE) -s -C $(KSRC)/tools/bpf/bpftool OUTPUT=$(TOOLS)/bpftool/ \
 		>/dev/null
 	@touch $@
 
-$(VMLINUX_H): $(BPFTOOL) $(KSTAMP_PATCHED)
+$(VMLINUX_H): $(BPFTOOL) $(KSTAMP_$(shell echo $(VMLINUX_FROM) | tr a-z A-Z))
 	@mkdir -p $(dir $@)
 	$(BPFTOOL) btf dump file $(VMLINUX) format c > $@.tmp && mv $@.tmp $@
 
@@ -185,7 +197,7 @@ $(TEST_PARSE): selftests/host/test_parse.c $(LOADER_LIB) $(LOADER_HDRS) $(LIBBPF
 	gcc $(CFLAGS_USER) -I$(LIBBPF_INC) -o $@ $< $(LOADER_LIB) $(LIBBPF_A) $(LOADER_LIBS)
 
 # User-space and BPF C in the kernel's style (the style test checks it).
-format: $(KSTAMP_PATCHED)
+format: $(KSTAMP_SOURCE)
 	clang-format -i --style=file:$(KSRC)/.clang-format $$(scripts/c-sources.sh)
 
 check-host: $(TEST_PARSE) loader policies
@@ -210,7 +222,9 @@ check-debug: $(KSTAMP_DEBUG) policies loader workloads $(BPFTOOL) $(ATTACH_STORM
 vm-shell: $(KSTAMP) policies loader workloads $(BPFTOOL)
 	@selftests/vm-run.sh --kernel $(BZIMAGE) --shell
 
-demo: $(KSTAMP_BENCH) policies loader
+# One kernel: the benchmark kernel, with vmlinux.h from it.
+demo:
+	@$(MAKE) -s VMLINUX_FROM=bench kernel-bench policies loader
 	@bench/demo.sh
 
 # Not part of check: long, and it prints figures rather than verdicts.

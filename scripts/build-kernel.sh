@@ -15,7 +15,7 @@
 # timestamps and kbuild rebuilds only what changed.
 set -euo pipefail
 
-flavor=${1:?usage: build-kernel.sh patched|debug|bench|stock}
+flavor=${1:?usage: build-kernel.sh patched|debug|bench|stock|source}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 jobs=${JOBS:-$(nproc)}
@@ -46,7 +46,7 @@ stock)
 	[ -f "$src/Makefile" ] || extract "$src"
 	fragments=(kernel-config/mglru_ext.config kernel-config/bench.config)
 	;;
-patched | debug | bench)
+patched | debug | bench | source)
 	src=$build/src/linux
 	if [ ! -d "$src/.git" ]; then
 		rm -rf "$src"
@@ -82,6 +82,8 @@ patched | debug | bench)
 		done
 		echo "$series_id" >"$src/.mglru-series"
 	fi
+	# source: the patched tree alone, for libbpf and bpftool
+	[ "$flavor" = source ] && { say "tree ready: $src"; exit 0; }
 	fragments=(kernel-config/mglru_ext.config kernel-config/mglru_ext-patched.config)
 	[ "$flavor" = patched ] || fragments+=("kernel-config/$flavor.config")
 	;;
@@ -118,5 +120,9 @@ fi
 # modules need (Module.symvers, module.lds).
 targets=${KBUILD_TARGETS:-bzImage modules}
 say "make -j$jobs $targets"
-make -s -C "$src" O="$obj" -j"$jobs" $targets
+# A progress line every 200 objects: a build is ten minutes of silence
+# otherwise. Warnings and errors are on stderr, untouched.
+make -C "$src" O="$obj" -j"$jobs" $targets |
+	awk -v who="build-kernel[$flavor]" '/^  [A-Z]/ && ++n % 200 == 0 {
+		printf "%s: %d objects built\n", who, n; fflush() }'
 say "done: $obj/arch/x86/boot/bzImage"

@@ -124,20 +124,24 @@ while :; do
 	now=$((SECONDS - start))
 	dt=$((now - last))
 	last=$now
+	progress=
 	for arm in "${arms[@]}"; do
 		name=${arm%%=*}
 		cg=/sys/fs/cgroup/thrash-$name
 		m=$(memstat "$cg" pgmajfault)
 		r=$(memstat "$cg" workingset_refault_file)
 		a=$(memstat "$cg" workingset_activate_file)
-		echo "$next,$(((m - ${prev[$name.m]:-0}) / dt)),$(((r - ${prev[$name.r]:-0}) / dt)),$(((a - ${prev[$name.a]:-0}) / dt)),$(cached_mb "$scratch/vec-$name.bin"),$(cached_mb "$scratch/cold-$name.bin")" >>"$out/$name.mem.csv"
+		vec_mb=$(cached_mb "$scratch/vec-$name.bin")
+		cold_mb=$(cached_mb "$scratch/cold-$name.bin")
+		echo "$next,$(((m - ${prev[$name.m]:-0}) / dt)),$(((r - ${prev[$name.r]:-0}) / dt)),$(((a - ${prev[$name.a]:-0}) / dt)),$vec_mb,$cold_mb" >>"$out/$name.mem.csv"
+		progress+="; $name: $(((m - ${prev[$name.m]:-0}) / dt)) major faults/s, vec $vec_mb MiB, cold $cold_mb MiB cached"
 		prev[$name.m]=$m
 		prev[$name.r]=$r
 		prev[$name.a]=$a
 	done
 	# the generations of each memcg, for the record
 	{ echo "t=$next"; cat /sys/kernel/debug/lru_gen; } >>"$out/lru_gen.txt"
-	echo "madv_random_thrash: t=${next}s of ${duration}s" >&2
+	echo "madv_random_thrash: t=${next}s of ${duration}s$progress" >&2
 done
 # what each policy decided
 cp /sys/kernel/debug/mglru_ext/policies "$out/policies.txt" 2>/dev/null
