@@ -345,7 +345,8 @@ int cmd_apply(int argc, char **argv)
 	bool check = false;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "c:n", opts, NULL)) != -1) {
+	while ((opt = next_option(argc, argv, "c:n", opts, apply_usage, 0,
+				  &ret))) {
 		switch (opt) {
 		case 'c':
 			file = optarg;
@@ -353,12 +354,10 @@ int cmd_apply(int argc, char **argv)
 		case 'n':
 			check = true;
 			break;
-		default:
-			return bad_option(apply_usage, argv);
 		}
 	}
-	if (optind < argc)
-		return extra_argument(apply_usage, argv);
+	if (ret)
+		return ret;
 	ret = config_load(file, &c);
 	if (ret)
 		return ret;
@@ -366,13 +365,7 @@ int cmd_apply(int argc, char **argv)
 		reconcile_plan(&c);
 		return EXIT_OK;
 	}
-	ret = check_kernel();
-	if (!ret)
-		ret = check_privileges();
-	if (!ret && !bpffs_mounted())
-		ret = fail(
-			EXIT_NO_BPFFS,
-			"bpffs is not mounted at /sys/fs/bpf: mount -t bpf bpf /sys/fs/bpf");
+	ret = check_can_pin();
 	if (ret)
 		return ret;
 	return reconcile(&c, NULL);

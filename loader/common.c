@@ -70,6 +70,24 @@ int bad_option(const char *usage, char **argv)
 			   argv[optind - 1]);
 }
 
+int next_option(int argc, char **argv, const char *shortopts,
+		const struct option *longopts, const char *usage, int max_args,
+		int *status)
+{
+	int opt = getopt_long(argc, argv, shortopts, longopts, NULL);
+
+	*status = 0;
+	if (opt == '?' || opt == ':') {
+		*status = bad_option(usage, argv);
+		return 0;
+	}
+	if (opt != -1)
+		return opt;
+	if (max_args >= 0 && argc - optind > max_args)
+		*status = extra_argument(usage, argv + max_args);
+	return 0;
+}
+
 int extra_argument(const char *usage, char **argv)
 {
 	return usage_error(usage, "unexpected argument '%s'", argv[optind]);
@@ -100,6 +118,19 @@ int check_kernel(void)
 			"this kernel has no mglru_ext (no %s in /sys/kernel/btf/vmlinux): boot the patched kernel",
 			"mglru_ext_ops");
 	return 0;
+}
+
+int check_can_pin(void)
+{
+	int ret = check_kernel();
+
+	if (!ret)
+		ret = check_privileges();
+	if (!ret && !bpffs_mounted())
+		ret = fail(
+			EXIT_NO_BPFFS,
+			"bpffs is not mounted at /sys/fs/bpf: mount -t bpf bpf /sys/fs/bpf");
+	return ret;
 }
 
 int resolve_target(const char *path, uint64_t *id, char *desc, size_t len)

@@ -256,22 +256,20 @@ int cmd_daemon(int argc, char **argv)
 	int opt, ret, sfd, n;
 	uint64_t v;
 
-	while ((opt = getopt_long(argc, argv, "c:b:B:r:", opts, NULL)) != -1) {
+	while ((opt = next_option(argc, argv, "c:b:B:r:", opts, daemon_usage, 0,
+				  &ret))) {
 		switch (opt) {
 		case 'c':
 			file = optarg;
 			break;
 		case 'b':
-			if (parse_seconds(optarg, &backoff))
-				return usage_error(daemon_usage,
-						   "bad --backoff '%s'",
-						   optarg);
-			break;
 		case 'B':
-			if (parse_seconds(optarg, &backoff_max))
-				return usage_error(daemon_usage,
-						   "bad --backoff-max '%s'",
-						   optarg);
+			if (parse_seconds(optarg,
+					  opt == 'b' ? &backoff : &backoff_max))
+				return usage_error(
+					daemon_usage, "bad --%s '%s'",
+					opt == 'b' ? "backoff" : "backoff-max",
+					optarg);
 			break;
 		case 'r':
 			if (parse_u64(optarg, 0, 64, &v))
@@ -281,23 +279,15 @@ int cmd_daemon(int argc, char **argv)
 					optarg);
 			max_restarts = v;
 			break;
-		default:
-			return bad_option(daemon_usage, argv);
 		}
 	}
-	if (optind < argc)
-		return extra_argument(daemon_usage, argv);
+	if (ret)
+		return ret;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	say_timestamps = true;
 	ret = config_load(file, &cfg);
 	if (!ret)
-		ret = check_kernel();
-	if (!ret)
-		ret = check_privileges();
-	if (!ret && !bpffs_mounted())
-		ret = fail(
-			EXIT_NO_BPFFS,
-			"bpffs is not mounted at /sys/fs/bpf: mount -t bpf bpf /sys/fs/bpf");
+		ret = check_can_pin();
 	if (!ret)
 		ret = take_lock();
 	if (ret)

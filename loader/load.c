@@ -107,7 +107,8 @@ int cmd_load(int argc, char **argv)
 	uint64_t cgroup_id, id;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "c:s:fv", opts, NULL)) != -1) {
+	while ((opt = next_option(argc, argv, "c:s:fv", opts, load_usage, -1,
+				  &ret))) {
 		switch (opt) {
 		case 'c':
 			a.cgroup = optarg;
@@ -124,10 +125,10 @@ int cmd_load(int argc, char **argv)
 		case 'v':
 			log_setup(verbose = true);
 			break;
-		default:
-			return bad_option(load_usage, argv);
 		}
 	}
+	if (ret)
+		return ret;
 	if (optind + 1 != argc)
 		return usage_error(load_usage,
 				   "load takes one POLICY or FILE.bpf.o");
@@ -178,7 +179,8 @@ int cmd_unload(int argc, char **argv)
 	char where[4200], hash[32];
 	struct kpolicy kp;
 
-	while ((opt = getopt_long(argc, argv, "c:a", opts, NULL)) != -1) {
+	while ((opt = next_option(argc, argv, "c:a", opts, unload_usage, -1,
+				  &ret))) {
 		switch (opt) {
 		case 'c':
 			cgroup = optarg;
@@ -186,10 +188,10 @@ int cmd_unload(int argc, char **argv)
 		case 'a':
 			all = true;
 			break;
-		default:
-			return bad_option(unload_usage, argv);
 		}
 	}
+	if (ret)
+		return ret;
 	if (optind < argc)
 		name = argv[optind++];
 	if (optind < argc || (!!name + !!cgroup + all) != 1)

@@ -60,12 +60,25 @@ void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* getopt's '?': the option it stopped at, as a usage error. */
 int bad_option(const char *usage, char **argv);
 
+/*
+ * getopt_long() as the commands use it: the next option, or 0 once they
+ * are over. An unknown option, one without its value, or more than
+ * @max_args arguments after them (-1: any number) end them too, with
+ * *status set to the usage error (0 otherwise).
+ */
+struct option;
+int next_option(int argc, char **argv, const char *shortopts,
+		const struct option *longopts, const char *usage, int max_args,
+		int *status);
+
 /* argv[optind] is one argument too many, as a usage error. */
 int extra_argument(const char *usage, char **argv);
 
 /* 0, or an EXIT_* status after saying what is missing. */
 int check_privileges(void);
 int check_kernel(void);
+/* All three: the kernel, the privileges and bpffs to pin in. */
+int check_can_pin(void);
 
 /*
  * A cgroup for a policy: @id 0 and @desc "system" for none or the root,

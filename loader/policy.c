@@ -9,6 +9,7 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <libgen.h>
+#include <search.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -322,14 +323,16 @@ int policy_open(struct policy *p, const char *path)
 	return 0;
 }
 
+static int knob_named(const void *name, const void *knob)
+{
+	return strcmp(name, ((const struct knob *)knob)->name);
+}
+
 static struct knob *find_knob(struct policy *p, const char *name)
 {
-	int i;
+	size_t n = p->nr_knobs;
 
-	for (i = 0; i < p->nr_knobs; i++)
-		if (!strcmp(p->knobs[i].name, name))
-			return &p->knobs[i];
-	return NULL;
+	return lfind(name, p->knobs, &n, sizeof(p->knobs[0]), knob_named);
 }
 
 static void type_limits(const struct knob *k, int64_t *smin, int64_t *smax,

@@ -218,11 +218,11 @@ static int parse_run_opts(int argc, char **argv, const char *usage,
 	};
 	uint64_t v;
 	struct side *s;
-	int opt;
+	int opt, ret;
 
 	o->repeat = 1;
-	while ((opt = getopt_long(argc, argv, "+p:s:m:w:r:j", opts, NULL)) !=
-	       -1) {
+	while ((opt = next_option(argc, argv, "+p:s:m:w:r:j", opts, usage, -1,
+				  &ret))) {
 		switch (opt) {
 		case 'p':
 			if (o->nr_sides == (compare ? 2 : 1))
@@ -256,10 +256,10 @@ static int parse_run_opts(int argc, char **argv, const char *usage,
 				return bad_option(usage, argv);
 			o->json = true;
 			break;
-		default:
-			return bad_option(usage, argv);
 		}
 	}
+	if (ret)
+		return ret;
 	if (o->mem && parse_size(o->mem, &v))
 		return usage_error(usage, "bad --memory-max '%s'", o->mem);
 	if (o->swp && parse_size(o->swp, &v))
@@ -319,39 +319,26 @@ int cmd_run(int argc, char **argv)
 	return ret;
 }
 
-/* The figures compare reports, in this order. */
-enum figure {
-	FIG_WALL,
-	FIG_STATUS,
-	FIG_PGSCAN,
-	FIG_PGSTEAL,
-	FIG_REFAULT_ANON,
-	FIG_REFAULT_FILE,
-	FIG_OOM_KILL,
-	FIG_PSI_SOME,
-	FIG_PSI_FULL,
-	FIG_CALLS,
-	FIG_REFUSED,
-	FIG_THROTTLES,
-	FIG_AGINGS,
-	NR_FIGURES,
-};
+/* The figures compare reports, in this order: one list, the enum and names. */
+#define FIGURES(X)                       \
+	X(WALL, "wall_s")                \
+	X(STATUS, "exit_status")         \
+	X(PGSCAN, "pgscan")              \
+	X(PGSTEAL, "pgsteal")            \
+	X(REFAULT_ANON, "refault_anon")  \
+	X(REFAULT_FILE, "refault_file")  \
+	X(OOM_KILL, "oom_kill")          \
+	X(PSI_SOME, "psi_some_s")        \
+	X(PSI_FULL, "psi_full_s")        \
+	X(CALLS, "policy_calls")         \
+	X(REFUSED, "policy_refused")     \
+	X(THROTTLES, "policy_throttles") \
+	X(AGINGS, "policy_agings")
 
-static const char *const figure_names[NR_FIGURES] = {
-	[FIG_WALL] = "wall_s",
-	[FIG_STATUS] = "exit_status",
-	[FIG_PGSCAN] = "pgscan",
-	[FIG_PGSTEAL] = "pgsteal",
-	[FIG_REFAULT_ANON] = "refault_anon",
-	[FIG_REFAULT_FILE] = "refault_file",
-	[FIG_OOM_KILL] = "oom_kill",
-	[FIG_PSI_SOME] = "psi_some_s",
-	[FIG_PSI_FULL] = "psi_full_s",
-	[FIG_CALLS] = "policy_calls",
-	[FIG_REFUSED] = "policy_refused",
-	[FIG_THROTTLES] = "policy_throttles",
-	[FIG_AGINGS] = "policy_agings",
-};
+#define FIGURE_ENUM(id, name) FIG_##id,
+#define FIGURE_NAME(id, name) name,
+enum figure { FIGURES(FIGURE_ENUM) NR_FIGURES };
+static const char *const figure_names[NR_FIGURES] = { FIGURES(FIGURE_NAME) };
 
 static void side_figures(const struct side *s, double *f)
 {

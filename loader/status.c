@@ -85,6 +85,24 @@ static struct json_object *json_kpolicy(const struct kpolicy *kp)
 	return j;
 }
 
+/* A JSON array of the policies of @table; what --json prints of them. */
+static struct json_object *json_kpolicies(const struct kpolicy *table, int n)
+{
+	struct json_object *list = json_object_new_array();
+	int i;
+
+	for (i = 0; i < n; i++)
+		json_object_array_add(list, json_kpolicy(&table[i]));
+	return list;
+}
+
+/* Print @j on one line and free it. */
+static void json_print(struct json_object *j)
+{
+	puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+	json_object_put(j);
+}
+
 static void print_policy_table(const struct kpolicy *table, int n)
 {
 	uint64_t now = boottime_ns();
@@ -345,12 +363,13 @@ int cmd_status(int argc, char **argv)
 	enum { TEXT, JSON, PROMETHEUS } format = TEXT;
 	static struct kpolicy table[MAX_POLICIES];
 	double interval = 0;
-	struct json_object *j, *list;
+	struct json_object *j;
 	bool support;
-	int i, n, opt;
+	int n, opt, ret;
 	char *end;
 
-	while ((opt = getopt_long(argc, argv, "jf:w::", opts, NULL)) != -1) {
+	while ((opt = next_option(argc, argv, "jf:w::", opts, status_usage, 0,
+				  &ret))) {
 		switch (opt) {
 		case 'j':
 			format = JSON;
@@ -382,12 +401,10 @@ int cmd_status(int argc, char **argv)
 						optarg);
 			}
 			break;
-		default:
-			return bad_option(status_usage, argv);
 		}
 	}
-	if (optind < argc)
-		return extra_argument(status_usage, argv);
+	if (ret)
+		return ret;
 	if (interval && format != TEXT)
 		return usage_error(
 			status_usage,
@@ -408,12 +425,8 @@ int cmd_status(int argc, char **argv)
 		j = json_object_new_object();
 		json_object_object_add(j, "kernel_support",
 				       json_object_new_boolean(support));
-		list = json_object_new_array();
-		for (i = 0; i < n; i++)
-			json_object_array_add(list, json_kpolicy(&table[i]));
-		json_object_object_add(j, "policies", list);
-		puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
-		json_object_put(j);
+		json_object_object_add(j, "policies", json_kpolicies(table, n));
+		json_print(j);
 		break;
 	case PROMETHEUS:
 		print_prometheus(support, table, n);
@@ -448,7 +461,7 @@ static struct json_object *json_knob(const struct knob *k)
 int cmd_list(int argc, char **argv)
 {
 	static struct kpolicy table[MAX_POLICIES];
-	struct json_object *j = NULL, *shipped = NULL, *att, *one, *knobs;
+	struct json_object *j = NULL, *shipped = NULL, *one, *knobs;
 	char *names[MAX_POLICIES], path[4200];
 	const char *dir = policy_dir();
 	bool json = false;
@@ -524,12 +537,9 @@ int cmd_list(int argc, char **argv)
 	nk = k;
 	if (json) {
 		json_object_object_add(j, "shipped", shipped);
-		att = json_object_new_array();
-		for (i = 0; i < nk; i++)
-			json_object_array_add(att, json_kpolicy(&table[i]));
-		json_object_object_add(j, "attached", att);
-		puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
-		json_object_put(j);
+		json_object_object_add(j, "attached",
+				       json_kpolicies(table, nk));
+		json_print(j);
 		return EXIT_OK;
 	}
 	printf("\nAttached now:\n");
