@@ -122,7 +122,8 @@ targets=${KBUILD_TARGETS:-bzImage modules}
 say "make -j$jobs $targets"
 # A progress line every 200 objects: a build is ten minutes of silence
 # otherwise. Warnings and errors are on stderr, untouched.
-make -C "$src" O="$obj" -j"$jobs" $targets |
+# (MAKEFLAGS cleared: a parent's -s would silence the lines counted.)
+MAKEFLAGS= make -C "$src" O="$obj" -j"$jobs" $targets |
 	awk -v who="build-kernel[$flavor]" '/^  [A-Z]/ && ++n % 200 == 0 {
 		printf "%s: %d objects built\n", who, n; fflush() }'
 say "done: $obj/arch/x86/boot/bzImage"
