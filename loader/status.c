@@ -53,13 +53,34 @@ static const char *owner(const struct kpolicy *kp)
 	return access(pin, F_OK) ? "process" : "pin";
 }
 
-static struct json_object *json_kpolicy(const struct kpolicy *kp)
+/*
+ * The one printer of a policy, as bpftool's show functions are: with @j,
+ * its fields go into that JSON object; without, it prints its row of the
+ * status table (and its exit record under it when it has one).
+ */
+static void show_policy(const struct kpolicy *kp, struct json_object *j)
 {
-	struct json_object *j = json_object_new_object(), *c, *e;
-	char cg[4096];
+	struct json_object *c, *e;
+	char cg[4096], since[32];
 	int i;
 
 	cgroup_name(kp->cgroup_id, cg, sizeof(cg));
+	if (!j) {
+		if (kp->attached_ns)
+			snprintf(since, sizeof(since), "%llus",
+				 (unsigned long long)((boottime_ns() -
+						       kp->attached_ns) /
+						      1000000000ULL));
+		else
+			snprintf(since, sizeof(since), "-");
+		printf("%-4llu %-20s %-24s %-9s %-7s %8s  ",
+		       (unsigned long long)kp->id, kp->name, cg,
+		       kstate_name(kp->state), owner(kp), since);
+		print_counters_line(kp);
+		if (strcmp(kp->exit_kind, "none"))
+			print_exit_record(kp);
+		return;
+	}
 	json_object_object_add(j, "id", json_object_new_uint64(kp->id));
 	json_object_object_add(j, "name", json_object_new_string(kp->name));
 	json_object_object_add(j, "cgroup_id",
@@ -68,6 +89,8 @@ static struct json_object *json_kpolicy(const struct kpolicy *kp)
 	json_object_object_add(j, "state",
 			       json_object_new_string(kstate_name(kp->state)));
 	json_object_object_add(j, "owner", json_object_new_string(owner(kp)));
+	json_object_object_add(j, "attached_ns",
+			       json_object_new_uint64(kp->attached_ns));
 	c = json_object_new_object();
 	for (i = 0; i < kp->nr_counters; i++)
 		json_object_object_add(
@@ -82,7 +105,6 @@ static struct json_object *json_kpolicy(const struct kpolicy *kp)
 	json_object_object_add(e, "message",
 			       json_object_new_string(kp->exit_msg));
 	json_object_object_add(j, "exit", e);
-	return j;
 }
 
 /* A JSON array of the policies of @table; what --json prints of them. */
@@ -91,8 +113,12 @@ static struct json_object *json_kpolicies(const struct kpolicy *table, int n)
 	struct json_object *list = json_object_new_array();
 	int i;
 
-	for (i = 0; i < n; i++)
-		json_object_array_add(list, json_kpolicy(&table[i]));
+	for (i = 0; i < n; i++) {
+		struct json_object *one = json_object_new_object();
+
+		show_policy(&table[i], one);
+		json_object_array_add(list, one);
+	}
 	return list;
 }
 
@@ -105,8 +131,6 @@ static void json_print(struct json_object *j)
 
 static void print_policy_table(const struct kpolicy *table, int n)
 {
-	uint64_t now = boottime_ns();
-	char cg[4096], since[32];
 	int i;
 
 	if (!n) {
@@ -115,23 +139,8 @@ static void print_policy_table(const struct kpolicy *table, int n)
 	}
 	printf("%-4s %-20s %-24s %-9s %-7s %8s  %s\n", "ID", "NAME", "CGROUP",
 	       "STATE", "OWNER", "SINCE", "COUNTERS");
-	for (i = 0; i < n; i++) {
-		const struct kpolicy *kp = &table[i];
-
-		cgroup_name(kp->cgroup_id, cg, sizeof(cg));
-		if (kp->attached_ns)
-			snprintf(since, sizeof(since), "%llus",
-				 (unsigned long long)((now - kp->attached_ns) /
-						      1000000000ULL));
-		else
-			snprintf(since, sizeof(since), "-");
-		printf("%-4llu %-20s %-24s %-9s %-7s %8s  ",
-		       (unsigned long long)kp->id, kp->name, cg,
-		       kstate_name(kp->state), owner(kp), since);
-		print_counters_line(kp);
-		if (strcmp(kp->exit_kind, "none"))
-			print_exit_record(kp);
-	}
+	for (i = 0; i < n; i++)
+		show_policy(&table[i], NULL);
 }
 
 /* Attached (or ejected, awaiting unload) policies, then the last detached. */
