@@ -335,27 +335,17 @@ int detach_owned(const char *why)
 
 int cmd_apply(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "check", no_argument, NULL, 'n' },
-		{}
-	};
 	const char *file = DEFAULT_CONFIG;
 	static struct config c;
 	bool check = false;
-	int opt, ret;
+	const struct opt opts[] = {
+		OPT("config", 'c', OPT_VALUE, &file),
+		OPT("check", 'n', OPT_FLAG, &check),
+		{},
+	};
+	int ret;
 
-	while ((opt = next_option(argc, argv, "c:n", opts, apply_usage, 0,
-				  &ret))) {
-		switch (opt) {
-		case 'c':
-			file = optarg;
-			break;
-		case 'n':
-			check = true;
-			break;
-		}
-	}
+	ret = parse_options(argc, argv, opts, apply_usage, 0);
 	if (ret)
 		return ret;
 	ret = config_load(file, &c);

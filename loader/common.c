@@ -70,21 +70,64 @@ int bad_option(const char *usage, char **argv)
 			   argv[optind - 1]);
 }
 
-int next_option(int argc, char **argv, const char *shortopts,
-		const struct option *longopts, const char *usage, int max_args,
-		int *status)
+const char *add_set(void *dst, const char *value)
 {
-	int opt = getopt_long(argc, argv, shortopts, longopts, NULL);
+	struct knob_sets *sets = dst;
 
-	*status = 0;
-	if (opt == '?' || opt == ':') {
-		*status = bad_option(usage, argv);
-		return 0;
+	if (sets->n == MAX_SETS)
+		return "too many --set";
+	sets->v[sets->n++] = value;
+	return NULL;
+}
+
+int parse_options(int argc, char **argv, const struct opt *opts,
+		  const char *usage, int max_args)
+{
+	struct option lopts[MAX_OPTS + 1] = {};
+	char sopts[3 * MAX_OPTS + 2], *s = sopts;
+	const struct opt *o;
+	const char *err;
+	int n, opt;
+
+	/* a command after the options: stop at it, as env(1) does */
+	if (max_args == ARGS_COMMAND)
+		*s++ = '+';
+	for (n = 0; opts[n].name && n < MAX_OPTS; n++) {
+		int has_arg = opts[n].kind == OPT_FLAG	? no_argument :
+			      opts[n].kind == OPT_MAYBE ? optional_argument :
+							  required_argument;
+
+		lopts[n] = (struct option){ opts[n].name, has_arg, NULL,
+					    opts[n].letter };
+		*s++ = opts[n].letter;
+		if (has_arg != no_argument)
+			*s++ = ':';
+		if (has_arg == optional_argument)
+			*s++ = ':';
 	}
-	if (opt != -1)
-		return opt;
+	*s = '\0';
+	while ((opt = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
+		for (o = opts; o->name && o->letter != opt; o++)
+			;
+		if (!o->name)
+			return bad_option(usage, argv);
+		switch (o->kind) {
+		case OPT_FLAG:
+			*(bool *)o->dst = true;
+			break;
+		case OPT_VALUE:
+		case OPT_MAYBE:
+			*(const char **)o->dst = optarg ? optarg : "";
+			break;
+		case OPT_CALL:
+			err = o->call(o->dst, optarg);
+			if (err)
+				return usage_error(usage, "%s", err);
+			break;
+		}
+	}
 	if (max_args >= 0 && argc - optind > max_args)
-		*status = extra_argument(usage, argv + max_args);
+		return extra_argument(usage, argv + max_args);
 	return 0;
 }
 

@@ -235,54 +235,42 @@ static int parse_seconds(const char *arg, double *out)
 
 int cmd_daemon(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "backoff", required_argument, NULL, 'b' },
-		{ "backoff-max", required_argument, NULL, 'B' },
-		{ "max-restarts", required_argument, NULL, 'r' },
-		{}
-	};
 	static const struct reconcile_hooks hooks = {
 		.on_dir = watch_dir,
 		.on_ejected = on_ejected,
 		.may_attach = may_attach,
 		.attached = attached,
 	};
+	const char *file = DEFAULT_CONFIG, *wait = NULL, *wait_max = NULL;
+	const char *restarts = NULL;
+	const struct opt opts[] = {
+		OPT("config", 'c', OPT_VALUE, &file),
+		OPT("backoff", 'b', OPT_VALUE, &wait),
+		OPT("backoff-max", 'B', OPT_VALUE, &wait_max),
+		OPT("max-restarts", 'r', OPT_VALUE, &restarts),
+		{},
+	};
 	static struct config cfg, fresh;
-	const char *file = DEFAULT_CONFIG;
 	struct signalfd_siginfo si;
 	struct pollfd fds[2];
 	sigset_t mask;
-	int opt, ret, sfd, n;
+	int ret, sfd, n;
 	uint64_t v;
 
-	while ((opt = next_option(argc, argv, "c:b:B:r:", opts, daemon_usage, 0,
-				  &ret))) {
-		switch (opt) {
-		case 'c':
-			file = optarg;
-			break;
-		case 'b':
-		case 'B':
-			if (parse_seconds(optarg,
-					  opt == 'b' ? &backoff : &backoff_max))
-				return usage_error(
-					daemon_usage, "bad --%s '%s'",
-					opt == 'b' ? "backoff" : "backoff-max",
-					optarg);
-			break;
-		case 'r':
-			if (parse_u64(optarg, 0, 64, &v))
-				return usage_error(
-					daemon_usage,
-					"bad --max-restarts '%s' (0 to 64)",
-					optarg);
-			max_restarts = v;
-			break;
-		}
-	}
+	ret = parse_options(argc, argv, opts, daemon_usage, 0);
 	if (ret)
 		return ret;
+	if (wait && parse_seconds(wait, &backoff))
+		return usage_error(daemon_usage, "bad --backoff '%s'", wait);
+	if (wait_max && parse_seconds(wait_max, &backoff_max))
+		return usage_error(daemon_usage, "bad --backoff-max '%s'",
+				   wait_max);
+	if (restarts && parse_u64(restarts, 0, 64, &v))
+		return usage_error(daemon_usage,
+				   "bad --max-restarts '%s' (0 to 64)",
+				   restarts);
+	if (restarts)
+		max_restarts = v;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	say_timestamps = true;
 	ret = config_load(file, &cfg);

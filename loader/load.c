@@ -86,55 +86,36 @@ static int run_foreground(struct policy *p, struct bpf_link *link, uint64_t id,
 struct load_args {
 	const char *policy;
 	const char *cgroup;
-	const char *sets[MAX_SETS];
-	int nr_sets;
+	struct knob_sets sets;
 	bool foreground;
 };
 
 int cmd_load(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cgroup", required_argument, NULL, 'c' },
-		{ "set", required_argument, NULL, 's' },
-		{ "foreground", no_argument, NULL, 'f' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{}
-	};
 	struct load_args a = {};
+	const struct opt opts[] = {
+		OPT("cgroup", 'c', OPT_VALUE, &a.cgroup),
+		OPT_FN("set", 's', add_set, &a.sets),
+		OPT("foreground", 'f', OPT_FLAG, &a.foreground),
+		OPT("verbose", 'v', OPT_FLAG, &verbose),
+		{},
+	};
 	char where[4200], pin[4300];
 	struct bpf_link *link;
 	struct policy p;
 	uint64_t cgroup_id, id;
-	int opt, ret;
+	int ret;
 
-	while ((opt = next_option(argc, argv, "c:s:fv", opts, load_usage, -1,
-				  &ret))) {
-		switch (opt) {
-		case 'c':
-			a.cgroup = optarg;
-			break;
-		case 's':
-			if (a.nr_sets == MAX_SETS)
-				return usage_error(load_usage,
-						   "too many --set");
-			a.sets[a.nr_sets++] = optarg;
-			break;
-		case 'f':
-			a.foreground = true;
-			break;
-		case 'v':
-			log_setup(verbose = true);
-			break;
-		}
-	}
+	ret = parse_options(argc, argv, opts, load_usage, ARGS_ANY);
 	if (ret)
 		return ret;
+	log_setup(verbose);
 	if (optind + 1 != argc)
 		return usage_error(load_usage,
 				   "load takes one POLICY or FILE.bpf.o");
 	a.policy = argv[optind];
 
-	ret = attach_policy(&p, a.policy, a.cgroup, a.sets, a.nr_sets,
+	ret = attach_policy(&p, a.policy, a.cgroup, a.sets.v, a.sets.n,
 			    !a.foreground, &link, &cgroup_id, where,
 			    sizeof(where));
 	if (ret)
@@ -167,29 +148,20 @@ int cmd_load(int argc, char **argv)
 
 int cmd_unload(int argc, char **argv)
 {
-	static const struct option opts[] = { { "cgroup", required_argument,
-						NULL, 'c' },
-					      { "all", no_argument, NULL, 'a' },
-					      {} };
-	static struct kpolicy table[MAX_POLICIES];
 	const char *cgroup = NULL, *name = NULL;
-	uint64_t ids[MAX_POLICIES];
-	int opt, i, n, nr_ids = 0, ret;
 	bool all = false, config;
+	const struct opt opts[] = {
+		OPT("cgroup", 'c', OPT_VALUE, &cgroup),
+		OPT("all", 'a', OPT_FLAG, &all),
+		{},
+	};
+	static struct kpolicy table[MAX_POLICIES];
+	uint64_t ids[MAX_POLICIES];
+	int i, n, nr_ids = 0, ret;
 	char where[4200], hash[32];
 	struct kpolicy kp;
 
-	while ((opt = next_option(argc, argv, "c:a", opts, unload_usage, -1,
-				  &ret))) {
-		switch (opt) {
-		case 'c':
-			cgroup = optarg;
-			break;
-		case 'a':
-			all = true;
-			break;
-		}
-	}
+	ret = parse_options(argc, argv, opts, unload_usage, ARGS_ANY);
 	if (ret)
 		return ret;
 	if (optind < argc)

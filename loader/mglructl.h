@@ -60,16 +60,52 @@ void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* getopt's '?': the option it stopped at, as a usage error. */
 int bad_option(const char *usage, char **argv);
 
+/* A command's options, for parse_options(). */
+#define MAX_OPTS 16
+
+struct opt {
+	const char *name; /* --name */
+	char letter; /* -l */
+	enum {
+		OPT_FLAG, /* sets the bool *dst */
+		OPT_VALUE, /* points the const char **dst at the value */
+		OPT_MAYBE, /* the same, the value optional ("" without) */
+		OPT_CALL, /* call(dst, value): NULL, or what is wrong */
+	} kind;
+	void *dst;
+	const char *(*call)(void *dst, const char *value);
+};
+
+/* Repeated --set KNOB=VALUE options. */
+struct knob_sets {
+	const char *v[MAX_SETS];
+	int n;
+};
+
+/* An OPT_CALL for --set: one more of them into the knob_sets @dst. */
+const char *add_set(void *dst, const char *value);
+
+/* Entries of an opts table: OPT(name, letter, kind, dst), OPT_FN(...). */
+#define OPT(name, letter, kind, dst)          \
+	{                                     \
+		name, letter, kind, dst, NULL \
+	}
+#define OPT_FN(name, letter, fn, dst)           \
+	{                                       \
+		name, letter, OPT_CALL, dst, fn \
+	}
+
 /*
- * getopt_long() as the commands use it: the next option, or 0 once they
- * are over. An unknown option, one without its value, or more than
- * @max_args arguments after them (-1: any number) end them too, with
- * *status set to the usage error (0 otherwise).
+ * getopt_long() over @opts (ended by an entry without a name), storing
+ * what each option says; then at most @max_args arguments (ARGS_ANY: any
+ * number; ARGS_COMMAND: any, and the options end at the first, which
+ * starts a command). Returns 0, or EXIT_USAGE after printing the one
+ * line of what is wrong.
  */
-struct option;
-int next_option(int argc, char **argv, const char *shortopts,
-		const struct option *longopts, const char *usage, int max_args,
-		int *status);
+#define ARGS_ANY -1
+#define ARGS_COMMAND -2
+int parse_options(int argc, char **argv, const struct opt *opts,
+		  const char *usage, int max_args);
 
 /* argv[optind] is one argument too many, as a usage error. */
 int extra_argument(const char *usage, char **argv);

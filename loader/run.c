@@ -54,8 +54,7 @@ const char compare_usage[] =
 struct side {
 	char label; /* 'A', 'B' */
 	const char *policy; /* "none": stock */
-	const char *sets[MAX_SETS];
-	int nr_sets;
+	struct knob_sets sets;
 	char cg[4300];
 	struct policy p;
 	struct bpf_link *link;
@@ -90,8 +89,9 @@ static int side_setup(struct side *s, const char *mem, const char *swp)
 		return ret;
 	if (is_stock(s))
 		return 0;
-	ret = attach_policy(&s->p, s->policy, s->cg, s->sets, s->nr_sets, false,
-			    &s->link, &s->cgroup_id, where, sizeof(where));
+	ret = attach_policy(&s->p, s->policy, s->cg, s->sets.v, s->sets.n,
+			    false, &s->link, &s->cgroup_id, where,
+			    sizeof(where));
 	if (ret) {
 		memcg_remove(s->cg);
 		return ret;
@@ -198,68 +198,58 @@ static void print_run_report(const struct memcg_report *r)
 /* --policy, --set, --memory-max, --swap-max, shared by run and compare. */
 struct run_opts {
 	struct side sides[2];
-	int nr_sides;
-	const char *mem, *swp;
+	int nr_sides, max_sides;
+	const char *mem, *swp, *repeat_arg;
 	int repeat;
 	bool json;
 };
 
+static const char *add_policy(void *dst, const char *value)
+{
+	struct run_opts *o = dst;
+
+	if (o->nr_sides == o->max_sides)
+		return "too many --policy";
+	o->sides[o->nr_sides++].policy = value;
+	return NULL;
+}
+
+/* --set belongs to the --policy before it */
+static const char *add_side_set(void *dst, const char *value)
+{
+	struct run_opts *o = dst;
+
+	if (!o->nr_sides)
+		return "--set comes after the --policy it sets";
+	return add_set(&o->sides[o->nr_sides - 1].sets, value);
+}
+
 static int parse_run_opts(int argc, char **argv, const char *usage,
 			  bool compare, struct run_opts *o)
 {
-	static const struct option opts[] = {
-		{ "policy", required_argument, NULL, 'p' },
-		{ "set", required_argument, NULL, 's' },
-		{ "memory-max", required_argument, NULL, 'm' },
-		{ "swap-max", required_argument, NULL, 'w' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "json", no_argument, NULL, 'j' },
-		{}
+	struct opt opts[] = {
+		OPT_FN("policy", 'p', add_policy, o),
+		OPT_FN("set", 's', add_side_set, o),
+		OPT("memory-max", 'm', OPT_VALUE, &o->mem),
+		OPT("swap-max", 'w', OPT_VALUE, &o->swp),
+		OPT("repeat", 'r', OPT_VALUE, &o->repeat_arg),
+		OPT("json", 'j', OPT_FLAG, &o->json),
+		{},
 	};
 	uint64_t v;
-	struct side *s;
-	int opt, ret;
+	int ret;
 
-	o->repeat = 1;
-	while ((opt = next_option(argc, argv, "+p:s:m:w:r:j", opts, usage, -1,
-				  &ret))) {
-		switch (opt) {
-		case 'p':
-			if (o->nr_sides == (compare ? 2 : 1))
-				return usage_error(usage, "too many --policy");
-			o->sides[o->nr_sides++].policy = optarg;
-			break;
-		case 's':
-			if (!o->nr_sides)
-				return usage_error(
-					usage,
-					"--set comes after the --policy it sets");
-			s = &o->sides[o->nr_sides - 1];
-			if (s->nr_sets == MAX_SETS)
-				return usage_error(usage, "too many --set");
-			s->sets[s->nr_sets++] = optarg;
-			break;
-		case 'm':
-			o->mem = optarg;
-			break;
-		case 'w':
-			o->swp = optarg;
-			break;
-		case 'r':
-			if (!compare || parse_u64(optarg, 1, 1000, &v))
-				return usage_error(usage, "bad --repeat '%s'",
-						   optarg);
-			o->repeat = v;
-			break;
-		case 'j':
-			if (!compare)
-				return bad_option(usage, argv);
-			o->json = true;
-			break;
-		}
-	}
+	if (!compare)
+		opts[4] = (struct opt){}; /* no --repeat, no --json */
+	o->max_sides = compare ? 2 : 1;
+	ret = parse_options(argc, argv, opts, usage, ARGS_COMMAND);
 	if (ret)
 		return ret;
+	o->repeat = 1;
+	if (o->repeat_arg && parse_u64(o->repeat_arg, 1, 1000, &v))
+		return usage_error(usage, "bad --repeat '%s'", o->repeat_arg);
+	if (o->repeat_arg)
+		o->repeat = v;
 	if (o->mem && parse_size(o->mem, &v))
 		return usage_error(usage, "bad --memory-max '%s'", o->mem);
 	if (o->swp && parse_size(o->swp, &v))

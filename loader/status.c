@@ -363,57 +363,48 @@ static int watch(double interval)
 
 int cmd_status(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "watch", optional_argument, NULL, 'w' },
-		{}
-	};
 	enum { TEXT, JSON, PROMETHEUS } format = TEXT;
+	const char *fmt = NULL, *watch_arg = NULL;
+	bool json = false;
+	const struct opt opts[] = {
+		OPT("json", 'j', OPT_FLAG, &json),
+		OPT("format", 'f', OPT_VALUE, &fmt),
+		OPT("watch", 'w', OPT_MAYBE, &watch_arg),
+		{},
+	};
 	static struct kpolicy table[MAX_POLICIES];
 	double interval = 0;
 	struct json_object *j;
 	bool support;
-	int n, opt, ret;
+	int n, ret;
 	char *end;
 
-	while ((opt = next_option(argc, argv, "jf:w::", opts, status_usage, 0,
-				  &ret))) {
-		switch (opt) {
-		case 'j':
-			format = JSON;
-			break;
-		case 'f':
-			if (!strcmp(optarg, "text"))
-				format = TEXT;
-			else if (!strcmp(optarg, "json"))
-				format = JSON;
-			else if (!strcmp(optarg, "prometheus"))
-				format = PROMETHEUS;
-			else
-				return usage_error(status_usage,
-						   "unknown --format '%s'",
-						   optarg);
-			break;
-		case 'w':
-			interval = 1;
-			/* --watch 2 as well as --watch=2 */
-			if (!optarg && optind < argc && argv[optind][0] != '-')
-				optarg = argv[optind++];
-			if (optarg) {
-				interval = strtod(optarg, &end);
-				if (*end ||
-				    !(interval >= 0.1 && interval <= 3600))
-					return usage_error(
-						status_usage,
-						"bad --watch '%s' (0.1 to 3600 seconds)",
-						optarg);
-			}
-			break;
-		}
-	}
+	ret = parse_options(argc, argv, opts, status_usage, 1);
 	if (ret)
 		return ret;
+	/* --watch 2 as well as --watch=2 */
+	if (optind < argc) {
+		if (!watch_arg || *watch_arg)
+			return extra_argument(status_usage, argv);
+		watch_arg = argv[optind];
+	}
+	if (json)
+		format = JSON;
+	if (fmt && !strcmp(fmt, "json"))
+		format = JSON;
+	else if (fmt && !strcmp(fmt, "prometheus"))
+		format = PROMETHEUS;
+	else if (fmt && strcmp(fmt, "text"))
+		return usage_error(status_usage, "unknown --format '%s'", fmt);
+	if (watch_arg) {
+		interval = *watch_arg ? strtod(watch_arg, &end) : 1;
+		if ((*watch_arg && *end) ||
+		    !(interval >= 0.1 && interval <= 3600))
+			return usage_error(
+				status_usage,
+				"bad --watch '%s' (0.1 to 3600 seconds)",
+				watch_arg);
+	}
 	if (interval && format != TEXT)
 		return usage_error(
 			status_usage,
