@@ -144,18 +144,21 @@ static const struct kpolicy *current(const struct kpolicy *table, int n,
 	return kp;
 }
 
-static void detach(uint64_t cgroup_id, const char *what, const char *why)
+/*
+ * Unpin the policy of @cgroup_id, @kp in the table the caller read (NULL:
+ * none there), and wait until the kernel has detached it.
+ */
+static void detach(uint64_t cgroup_id, const struct kpolicy *kp,
+		   const char *what, const char *why)
 {
-	static struct kpolicy table[MAX_POLICIES];
-	const struct kpolicy *kp;
 	struct kpolicy done;
-	int n = kernel_policies(table, MAX_POLICIES);
 
-	kp = n > 0 ? current(table, n, cgroup_id) : NULL;
 	unpin(cgroup_id);
 	if (kp)
 		wait_detached(kp->id, 5000, &done);
-	say("detached %s from %s: %s\n", kp ? kp->name : "policy", what, why);
+	if (what)
+		say("detached %s from %s: %s\n", kp ? kp->name : "policy", what,
+		    why);
 }
 
 /* Policies loaded by hand we said we leave alone, so we say it once. */
@@ -238,23 +241,23 @@ int reconcile(const struct config *c, const struct reconcile_hooks *h)
 	nr_owned = owned_ids(ids, MAX_POLICIES);
 	for (i = 0; i < nr_owned; i++) {
 		t = target_by_id(ids[i]);
+		kp = current(table, n, ids[i]);
 		if (!t) {
 			snprintf(what, sizeof(what), "cgroup %llu",
 				 (unsigned long long)ids[i]);
-			detach(ids[i], what, "the cgroup is gone");
+			detach(ids[i], kp, what, "the cgroup is gone");
 			continue;
 		}
 		owned_hash(ids[i], hash, sizeof(hash));
 		snprintf(what, sizeof(what), "/%.60s", t->rel);
 		if (!t->entry) {
-			detach(ids[i], what, "no longer in the config");
+			detach(ids[i], kp, what, "no longer in the config");
 			continue;
 		}
 		if (strcmp(t->entry->hash, hash)) {
-			detach(ids[i], what, "its config entry changed");
+			detach(ids[i], kp, what, "its config entry changed");
 			continue;
 		}
-		kp = current(table, n, ids[i]);
 		if (!kp) {
 			unpin(ids[i]); /* a stale pin: attach anew below */
 			continue;
@@ -265,12 +268,7 @@ int reconcile(const struct config *c, const struct reconcile_hooks *h)
 			continue;
 		say("policy %s on /%s was ejected (kind=%s reason=\"%s\"): re-attaching\n",
 		    kp->name, t->rel, kp->exit_kind, kp->exit_reason);
-		unpin(ids[i]);
-		{
-			struct kpolicy done;
-
-			wait_detached(kp->id, 5000, &done);
-		}
+		detach(ids[i], kp, NULL, NULL);
 	}
 
 	n = kernel_policies(table, MAX_POLICIES);
@@ -320,15 +318,18 @@ void reconcile_plan(const struct config *c)
 
 int detach_owned(const char *why)
 {
+	static struct kpolicy table[MAX_POLICIES];
 	uint64_t ids[MAX_POLICIES];
 	char what[4200];
 	int i, n = owned_ids(ids, MAX_POLICIES);
+	int nt = kernel_policies(table, MAX_POLICIES);
 
 	for (i = 0; i < n; i++) {
 		if (cgroup_path_of(CGROUP_ROOT, ids[i], what, sizeof(what)))
 			snprintf(what, sizeof(what), "cgroup %llu",
 				 (unsigned long long)ids[i]);
-		detach(ids[i], what, why);
+		detach(ids[i], nt > 0 ? current(table, nt, ids[i]) : NULL, what,
+		       why);
 	}
 	return n;
 }
