@@ -350,6 +350,7 @@ bool unpin(uint64_t cgroup_id)
 	struct dirent *de;
 	DIR *d;
 
+	pin_path(cgroup_id, NULL, dir, sizeof(dir));
 	pin_path(cgroup_id, "link", pin, sizeof(pin));
 	if (unlink(pin))
 		return false;
@@ -372,6 +373,7 @@ int pin_link(struct bpf_link *link, uint64_t cgroup_id)
 	char dir[4200], pin[4300];
 	int err;
 
+	pin_path(cgroup_id, NULL, dir, sizeof(dir));
 	pin_path(cgroup_id, "link", pin, sizeof(pin));
 	mkdir(PIN_ROOT, 0700);
 	mkdir(dir, 0700);
