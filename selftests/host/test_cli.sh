@@ -69,6 +69,13 @@ expect_status 2 "bad --backoff 'never'" "daemon with a bad backoff" -- "$ctl" da
 # --check needs no kernel.
 conf=$scratch/policies.conf
 cfg() { printf '%s\n' "$@" >"$conf"; }
+# bad_config REGEX NAME LINE...: that file is refused with status 15
+bad_config() {
+	local regex=$1 name=$2
+	shift 2
+	cfg "$@"
+	expect_status 15 "$regex" "$name" -- "$ctl" apply --check --config "$conf"
+}
 cfg '# thrash-prone containers' '[containers]' 'match = workload/docker-*.scope' \
 	'match = workload/podman-[0-9]*.scope' 'policy = thrash_aging' 'refault_pct = 40' '' \
 	'; batch jobs' '[batch]' 'match = /batch/*' 'policy = budget'
@@ -78,33 +85,26 @@ grep -q "valid, 2 sections" <<<"$out"
 tap_ok $? "apply --check says what it found" "$out"
 expect_status 15 "$scratch/none.conf: cannot read the config file" "apply: missing file" -- \
 	"$ctl" apply --check --config "$scratch/none.conf"
-cfg '[a]' 'match = a' 'policy = budget' 'this line is not ini'
-expect_status 15 "^$conf:4: syntax error" "config: syntax error, with its line" -- "$ctl" apply --check --config "$conf"
-cfg '[a]' 'match = a' 'policy = no_such_policy'
-expect_status 15 "^$conf:3: unknown policy 'no_such_policy'" "config: unknown policy" -- \
-	"$ctl" apply --check --config "$conf"
-cfg '[a]' 'match = a' 'policy = thrash_aging' 'min_interval_ms = 200' 'refault_pct = 101'
-expect_status 15 "^$conf:5: .*must be in \[1, 100\], not 101" "config: knob out of range, on its line" -- \
-	"$ctl" apply --check --config "$conf"
-cfg '[a]' 'match = a' 'policy = budget' 'nope = 1'
-expect_status 15 "^$conf:4: .*has no knob 'nope'" "config: unknown knob" -- "$ctl" apply --check --config "$conf"
-cfg '[a]' 'match = a/[bc' 'policy = budget'
-expect_status 15 "^$conf:2: bad pattern 'a/\[bc': '\[' without its '\]'" "config: bad glob" -- \
-	"$ctl" apply --check --config "$conf"
-cfg '[a]' 'match = a/../b' 'policy = budget'
-expect_status 15 "^$conf:2: bad pattern .*'\.\.'" "config: '..' in a pattern" -- "$ctl" apply --check --config "$conf"
-cfg 'policy = budget' '[a]' 'match = a' 'policy = budget'
-expect_status 15 "^$conf:1: 'policy' is outside a \[section\]" "config: key outside a section" -- \
-	"$ctl" apply --check --config "$conf"
-cfg '[a]' 'match = a' 'refault_pct = 40'
-expect_status 15 "^$conf:1: \[a\] has no 'policy ='" "config: section without a policy" -- \
-	"$ctl" apply --check --config "$conf"
-cfg '[a]' 'policy = budget'
-expect_status 15 "^$conf:1: \[a\] has no 'match = PATTERN'" "config: section without a pattern" -- \
-	"$ctl" apply --check --config "$conf"
-cfg '[a]' 'match = a' 'policy = budget' '[b]' 'match = b' 'policy = budget' '[a]' 'match = c' 'policy = budget'
-expect_status 15 "^$conf:7: section \[a\] appears twice" "config: a section twice" -- \
-	"$ctl" apply --check --config "$conf"
+bad_config "^$conf:4: syntax error" "config: syntax error, with its line" \
+	'[a]' 'match = a' 'policy = budget' 'this line is not ini'
+bad_config "^$conf:3: unknown policy 'no_such_policy'" "config: unknown policy" \
+	'[a]' 'match = a' 'policy = no_such_policy'
+bad_config "^$conf:5: .*must be in \[1, 100\], not 101" "config: knob out of range, on its line" \
+	'[a]' 'match = a' 'policy = thrash_aging' 'min_interval_ms = 200' 'refault_pct = 101'
+bad_config "^$conf:4: .*has no knob 'nope'" "config: unknown knob" \
+	'[a]' 'match = a' 'policy = budget' 'nope = 1'
+bad_config "^$conf:2: bad pattern 'a/\[bc': '\[' without its '\]'" "config: bad glob" \
+	'[a]' 'match = a/[bc' 'policy = budget'
+bad_config "^$conf:2: bad pattern .*'\.\.'" "config: '..' in a pattern" \
+	'[a]' 'match = a/../b' 'policy = budget'
+bad_config "^$conf:1: 'policy' is outside a \[section\]" "config: key outside a section" \
+	'policy = budget' '[a]' 'match = a' 'policy = budget'
+bad_config "^$conf:1: \[a\] has no 'policy ='" "config: section without a policy" \
+	'[a]' 'match = a' 'refault_pct = 40'
+bad_config "^$conf:1: \[a\] has no 'match = PATTERN'" "config: section without a pattern" \
+	'[a]' 'policy = budget'
+bad_config "^$conf:7: section \[a\] appears twice" "config: a section twice" \
+	'[a]' 'match = a' 'policy = budget' '[b]' 'match = b' 'policy = budget' '[a]' 'match = c' 'policy = budget'
 # overlap: decided on the patterns, whatever cgroups exist now
 overlap() { # RESULT A B
 	cfg '[one]' "match = $2" 'policy = budget' '[two]' "match = $3" 'policy = thrash_aging'
