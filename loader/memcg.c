@@ -5,11 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <linux/magic.h>
-#include <linux/magic.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "cgroup.h"
@@ -52,11 +48,12 @@ static int set_limit(const char *dir, const char *file, const char *size)
 int memcg_create(const char *name, const char *mem, const char *swp, char *path,
 		 size_t len)
 {
-	struct statfs sf;
+	char root[4200];
+	uint64_t id;
 	int ret = 0;
 
 	/* a cgroup v1 or hybrid host has a tmpfs there: mkdir would "work" */
-	if (statfs(CGROUP_ROOT, &sf) || sf.f_type != CGROUP2_SUPER_MAGIC)
+	if (cgroup_resolve(CGROUP_ROOT, root, sizeof(root), &id))
 		return fail(
 			EXIT_BAD_CGROUP,
 			"%s is not a cgroup v2 mount: run and compare need the unified hierarchy",
