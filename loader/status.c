@@ -272,29 +272,30 @@ struct watched {
 	uint64_t calls, refused, throttles, agings, refaults;
 };
 
-static uint64_t refaults_of(uint64_t cgroup_id)
+/* Refaults of the cgroup @cg names ("/path", from cgroup_name()). */
+static uint64_t refaults_of(uint64_t cgroup_id, const char *cg)
 {
-	char rel[4096], dir[4200];
+	char dir[4200];
 
 	if (!cgroup_id)
 		return memcg_stat("/proc", "vmstat",
 				  "workingset_refault_anon") +
 		       memcg_stat("/proc", "vmstat", "workingset_refault_file");
-	if (cgroup_path_of(CGROUP_ROOT, cgroup_id, rel, sizeof(rel)))
-		return 0;
-	snprintf(dir, sizeof(dir), "%s%s", CGROUP_ROOT, rel);
+	if (cg[0] != '/')
+		return 0; /* deleted */
+	snprintf(dir, sizeof(dir), "%s%s", CGROUP_ROOT, cg);
 	return memcg_stat(dir, "memory.stat", "workingset_refault_anon") +
 	       memcg_stat(dir, "memory.stat", "workingset_refault_file");
 }
 
-static void sample(const struct kpolicy *kp, struct watched *w)
+static void sample(const struct kpolicy *kp, const char *cg, struct watched *w)
 {
 	w->id = kp->id;
 	w->calls = kp_total_calls(kp);
 	w->refused = kp_counter(kp, "refused");
 	w->throttles = kp_counter(kp, "throttles");
 	w->agings = kp_counter(kp, "agings");
-	w->refaults = refaults_of(kp->cgroup_id);
+	w->refaults = refaults_of(kp->cgroup_id, cg);
 }
 
 static int watch(double interval)
@@ -330,11 +331,11 @@ static int watch(double interval)
 				ncur--;
 				continue;
 			}
-			sample(kp, w);
+			cgroup_name(kp->cgroup_id, cg, sizeof(cg));
+			sample(kp, cg, w);
 			for (j = 0; j < nprev; j++)
 				if (prev[j].id == kp->id)
 					p = &prev[j];
-			cgroup_name(kp->cgroup_id, cg, sizeof(cg));
 			printf("%-4llu %-20s %-24s %-9s ",
 			       (unsigned long long)kp->id, kp->name, cg,
 			       kstate_name(kp->state));
