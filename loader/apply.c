@@ -109,12 +109,11 @@ bool owned_hash(uint64_t cgroup_id, char *hash, size_t len)
 	return found;
 }
 
-/* The cgroup ids that have a config marker. */
-static int owned_ids(uint64_t *ids, int max)
+/* The cgroup ids that have a config marker, and the hash of each. */
+static int owned_ids(uint64_t *ids, char (*hashes)[32], int max)
 {
 	unsigned long long id;
 	struct dirent *de;
-	char hash[32];
 	int n = 0;
 	DIR *d;
 
@@ -123,10 +122,18 @@ static int owned_ids(uint64_t *ids, int max)
 		return 0;
 	while ((de = readdir(d)) && n < max)
 		if (sscanf(de->d_name, "cgroup-%llu", &id) == 1 &&
-		    owned_hash(id, hash, sizeof(hash)))
+		    owned_hash(id, hashes[n], sizeof(hashes[n])))
 			ids[n++] = id;
 	closedir(d);
 	return n;
+}
+
+static bool in_ids(const uint64_t *ids, int n, uint64_t id)
+{
+	while (n--)
+		if (ids[n] == id)
+			return true;
+	return false;
 }
 
 /* The policy deciding for @cgroup_id in @table (newest not detached). */
@@ -226,9 +233,9 @@ int reconcile(const struct config *c, const struct reconcile_hooks *h)
 {
 	static struct kpolicy table[MAX_POLICIES];
 	uint64_t ids[MAX_POLICIES];
+	char hashes[MAX_POLICIES][32], what[64];
 	const struct kpolicy *kp;
 	const struct target *t;
-	char hash[32], what[64];
 	int i, n, nr_owned, ret, first = 0;
 
 	walk_cgroups(c, h);
@@ -238,7 +245,7 @@ int reconcile(const struct config *c, const struct reconcile_hooks *h)
 			    POLICIES_FILE, strerror(-n));
 
 	/* the config's policies first: gone, no longer wanted, ejected */
-	nr_owned = owned_ids(ids, MAX_POLICIES);
+	nr_owned = owned_ids(ids, hashes, MAX_POLICIES);
 	for (i = 0; i < nr_owned; i++) {
 		t = target_by_id(ids[i]);
 		kp = current(table, n, ids[i]);
@@ -248,13 +255,12 @@ int reconcile(const struct config *c, const struct reconcile_hooks *h)
 			detach(ids[i], kp, what, "the cgroup is gone");
 			continue;
 		}
-		owned_hash(ids[i], hash, sizeof(hash));
 		snprintf(what, sizeof(what), "/%.60s", t->rel);
 		if (!t->entry) {
 			detach(ids[i], kp, what, "no longer in the config");
 			continue;
 		}
-		if (strcmp(t->entry->hash, hash)) {
+		if (strcmp(t->entry->hash, hashes[i])) {
 			detach(ids[i], kp, what, "its config entry changed");
 			continue;
 		}
@@ -280,7 +286,7 @@ int reconcile(const struct config *c, const struct reconcile_hooks *h)
 			continue;
 		kp = current(table, n, t->id);
 		if (kp) {
-			if (!owned_hash(t->id, hash, sizeof(hash)))
+			if (!in_ids(ids, nr_owned, t->id))
 				warn_once(kp, t);
 			continue;
 		}
@@ -319,9 +325,10 @@ void reconcile_plan(const struct config *c)
 int detach_owned(const char *why)
 {
 	static struct kpolicy table[MAX_POLICIES];
+	static char hashes[MAX_POLICIES][32];
 	uint64_t ids[MAX_POLICIES];
 	char what[4200];
-	int i, n = owned_ids(ids, MAX_POLICIES);
+	int i, n = owned_ids(ids, hashes, MAX_POLICIES);
 	int nt = kernel_policies(table, MAX_POLICIES);
 
 	for (i = 0; i < n; i++) {
