@@ -26,6 +26,7 @@
 
 #include "apply.h"
 #include "errors.h"
+#include "kernel.h"
 #include "mglructl.h"
 #include "parse.h"
 
@@ -68,14 +69,6 @@ static double backoff = 1, backoff_max = 300;
 static unsigned int max_restarts = 5;
 static int inotify_fd = -1;
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static struct restarts *restarts_of(uint64_t cgroup_id)
 {
 	int i;
@@ -104,7 +97,7 @@ static void prune(struct restarts *r, double now)
 static bool on_ejected(const struct target *t, const struct kpolicy *kp)
 {
 	struct restarts *r = restarts_of(t->id);
-	double now = now_s(), wait;
+	double now = monotonic_s(), wait;
 
 	prune(r, now);
 	if (kp->id != r->policy_id) {
@@ -152,7 +145,7 @@ static void attached(const struct target *t, int status)
 		return;
 	}
 	wait = backoff_after(r->failures++);
-	r->next = now_s() + wait;
+	r->next = monotonic_s() + wait;
 	say("/%s: attaching [%s] failed (status %d): trying again in %.1f s\n",
 	    t->rel, t->entry->name, status, wait);
 }
@@ -161,13 +154,13 @@ static bool may_attach(const struct target *t)
 {
 	struct restarts *r = restarts_of(t->id);
 
-	return now_s() >= r->next;
+	return monotonic_s() >= r->next;
 }
 
 /* The earliest pending re-attach, for poll's timeout. */
 static int next_timeout_ms(void)
 {
-	double now = now_s(), t = 1.0;
+	double now = monotonic_s(), t = 1.0;
 	int i;
 
 	for (i = 0; i < nr_tracked; i++) {

@@ -160,6 +160,14 @@ void pin_path(uint64_t cgroup_id, const char *leaf, char *buf, size_t len)
 		snprintf(buf + n, len - n, "/%s", leaf);
 }
 
+double monotonic_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 uint64_t boottime_ns(void)
 {
 	struct timespec ts;

@@ -68,4 +68,7 @@ void pin_path(uint64_t cgroup_id, const char *leaf, char *buf, size_t len);
 /* Uptime in ns on the boot-time clock, to age attached_ns. */
 uint64_t boottime_ns(void);
 
+/* CLOCK_MONOTONIC in seconds, for durations and deadlines. */
+double monotonic_s(void);
+
 #endif /* MGLRUCTL_KERNEL_H */

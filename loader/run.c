@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "errors.h"
+#include "kernel.h"
 #include "memcg.h"
 #include "mglructl.h"
 #include "parse.h"
@@ -143,18 +144,10 @@ static int side_spawn(struct side *s, char **cmd, int go_fd, int go_w)
 	_exit(127);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Reap the side's command and read what its cgroup and policy saw. */
 static void side_finish(struct side *s, int status, double start)
 {
-	s->wall_s = now_s() - start;
+	s->wall_s = monotonic_s() - start;
 	s->status = WIFEXITED(status) ? WEXITSTATUS(status) :
 					128 + WTERMSIG(status);
 	memcg_read_report(s->cg, &s->rep);
@@ -293,7 +286,7 @@ int cmd_run(int argc, char **argv)
 	ret = side_spawn(s, argv + optind, -1, -1);
 	if (!ret) {
 		signal(SIGINT, SIG_IGN);
-		wait_sides(s, 1, now_s());
+		wait_sides(s, 1, monotonic_s());
 		ret = s->status;
 		printf("--- mglructl run: %s exited with status %d under policy %s\n",
 		       argv[optind], ret, s->link ? s->p.name : "none (stock)");
@@ -422,7 +415,7 @@ static int compare_once(struct run_opts *o, char **cmd, int rep,
 	}
 	close(go[0]);
 	if (!ret) {
-		start = now_s();
+		start = monotonic_s();
 		close(go[1]);
 		wait_sides(o->sides, 2, start);
 		for (i = 0; i < 2; i++) {

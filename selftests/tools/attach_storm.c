@@ -26,20 +26,13 @@
 
 #include "cgroup.h"
 #include "errors.h"
+#include "kernel.h"
 #include "log.h"
 #include "policy.h"
 
 #define MAX_CGROUPS 16
 /* how long a closed link may take to go away before the next attach */
 #define EEXIST_RETRY_MS 5000
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Attach, retrying while a closed link of the previous cycle lingers. */
 static int attach_retrying(struct policy *p, const char *cg,
@@ -114,7 +107,7 @@ int main(int argc, char **argv)
 		bpf_map__set_autoattach(pol[i].ops, false);
 	}
 
-	start = now_s();
+	start = monotonic_s();
 	for (done = 0; done < cycles; done++) {
 		struct bpf_link *links[MAX_CGROUPS];
 		bool detach = !strcmp(mode, "detach") ||
@@ -140,7 +133,7 @@ int main(int argc, char **argv)
 	ret = 0;
 out:
 	printf("attach_storm: %lu cycles on %d cgroups in %.1f s, %lu EEXIST retries\n",
-	       done, nr, now_s() - start, retries);
+	       done, nr, monotonic_s() - start, retries);
 	for (i = 0; i < nr; i++)
 		policy_close(&pol[i]);
 	return ret;
