@@ -127,6 +127,15 @@ static void read_some(struct load *l, size_t len)
 	l->bytes_read += n;
 }
 
+/* Write every page of the buffer once, in order. */
+static void populate(struct load *l)
+{
+	unsigned long i;
+
+	for (i = 0; i < l->anon_pages; i++)
+		l->anon[i * PAGE] = 1;
+}
+
 /* Read one 4 KiB page of the file at a pseudo-random page. */
 static void read_random_page(struct load *l)
 {
@@ -259,15 +268,13 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "anon")) {
 		setup(&l, 0, 1);
 		start = now_ns();
-		for (i = 0; i < l.anon_pages; i++)
-			l.anon[i * PAGE] = 1;
+		populate(&l);
 		for (i = 0; i < l.touches; i++)
 			touch_one(&l);
 	} else if (!strcmp(mode, "mix")) {
 		setup(&l, 1, 1);
 		start = now_ns();
-		for (i = 0; i < l.anon_pages; i++)
-			l.anon[i * PAGE] = 1;
+		populate(&l);
 		for (i = 0; i < l.touches; i += MIX_TOUCHES) {
 			read_some(&l, MIX_CHUNK);
 			for (p = 0; p < MIX_TOUCHES; p++)
@@ -276,8 +283,7 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "lockstep")) {
 		setup(&l, 1, 1);
 		start = now_ns();
-		for (i = 0; i < l.anon_pages; i++)
-			l.anon[i * PAGE] = 1;
+		populate(&l);
 		for (i = 0; i < l.touches; i++) {
 			touch_one(&l);
 			if (order[0] == 'r')
