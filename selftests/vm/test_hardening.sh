@@ -188,8 +188,12 @@ wait $a
 [ "$(memevent storm-a oom_kill)" = 0 ] && [ "$(memevent storm-b oom_kill)" = 0 ]
 tap_ok $? "no OOM kill in the storm's cgroups"
 unload_all
-sleep 1
-maps_after=$("$bpftool" map list | grep -c '^[0-9]')
+# maps of a killed loader are freed from a work item: wait for the count
+for _ in $(seq 100); do
+	maps_after=$("$bpftool" map list | grep -c '^[0-9]')
+	[ "$maps_after" -le "$maps_before" ] && break
+	sleep 0.1
+done
 links_after=$("$bpftool" link list | grep -c '^[0-9]')
 [ "$maps_after" = "$maps_before" ] && [ "$links_after" = "$links_before" ] &&
 	[ "$(cat /sys/kernel/mm/mglru_ext/nr_attached)" = 0 ]
