@@ -8,18 +8,17 @@
 MGLRU_EXT_POLICY_DESC(
 	"scan budget fixed once per pass, floored at SWAP_CLUSTER_MAX; age when eviction is not viable");
 
-MGLRU_EXT_HOOK(s64, budget_budget)
+s64 MGLRU_EXT_OP(budget_budget, const struct mglru_ext_ctx *rc)
 {
-	return budget_scan_budget(ctx);
+	return budget_scan_budget(rc);
 }
 
-MGLRU_EXT_HOOK(s32, budget_age)
+s32 MGLRU_EXT_OP(budget_age, const struct mglru_ext_ctx *rc)
 {
-	return budget_aging(ctx);
+	return budget_aging(rc);
 }
 
-SEC(".struct_ops.link")
-struct mglru_ext_ops budget_ops = {
+MGLRU_EXT_OPS_DEFINE(budget_ops) = {
 	.scan_budget = (void *)budget_budget,
 	.aging = (void *)budget_age,
 	.name = "budget",

@@ -12,30 +12,29 @@
 
 MGLRU_EXT_POLICY_DESC("budget + isolation_throttle + thrash_aging");
 
-MGLRU_EXT_HOOK(s64, combined_budget)
+s64 MGLRU_EXT_OP(combined_budget, const struct mglru_ext_ctx *rc)
 {
-	return budget_scan_budget(ctx);
+	return budget_scan_budget(rc);
 }
 
-MGLRU_EXT_HOOK(s32, combined_isolate)
+s32 MGLRU_EXT_OP(combined_isolate, const struct mglru_ext_ctx *rc)
 {
-	return isolation_throttle(ctx);
+	return isolation_throttle(rc);
 }
 
-MGLRU_EXT_HOOK(s32, combined_age)
+s32 MGLRU_EXT_OP(combined_age, const struct mglru_ext_ctx *rc)
 {
-	if (budget_aging(ctx) == MGLRU_EXT_AGE_NOW)
+	if (budget_aging(rc) == MGLRU_EXT_AGE_NOW)
 		return MGLRU_EXT_AGE_NOW;
-	return thrash_aging(ctx);
+	return thrash_aging(rc);
 }
 
-MGLRU_EXT_HOOK(s32, combined_choose_type)
+s32 MGLRU_EXT_OP(combined_choose_type, const struct mglru_ext_ctx *rc)
 {
-	return thrash_aging_type(ctx);
+	return thrash_aging_type(rc);
 }
 
-SEC(".struct_ops.link")
-struct mglru_ext_ops combined_ops = {
+MGLRU_EXT_OPS_DEFINE(combined_ops) = {
 	.scan_budget = (void *)combined_budget,
 	.choose_type = (void *)combined_choose_type,
 	.isolate = (void *)combined_isolate,

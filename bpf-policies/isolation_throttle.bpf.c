@@ -19,23 +19,22 @@
 MGLRU_EXT_POLICY_DESC(
 	"throttle eviction when isolated folios exceed a generation for every evictable type, on the budgeted loop");
 
-MGLRU_EXT_HOOK(s64, isolation_throttle_budget)
+s64 MGLRU_EXT_OP(isolation_throttle_budget, const struct mglru_ext_ctx *rc)
 {
-	return budget_scan_budget(ctx);
+	return budget_scan_budget(rc);
 }
 
-MGLRU_EXT_HOOK(s32, isolation_throttle_isolate)
+s32 MGLRU_EXT_OP(isolation_throttle_isolate, const struct mglru_ext_ctx *rc)
 {
-	return isolation_throttle(ctx);
+	return isolation_throttle(rc);
 }
 
-MGLRU_EXT_HOOK(s32, isolation_throttle_aging)
+s32 MGLRU_EXT_OP(isolation_throttle_aging, const struct mglru_ext_ctx *rc)
 {
-	return budget_aging(ctx);
+	return budget_aging(rc);
 }
 
-SEC(".struct_ops.link")
-struct mglru_ext_ops isolation_throttle_ops = {
+MGLRU_EXT_OPS_DEFINE(isolation_throttle_ops) = {
 	.scan_budget = (void *)isolation_throttle_budget,
 	.isolate = (void *)isolation_throttle_isolate,
 	.aging = (void *)isolation_throttle_aging,

@@ -42,7 +42,7 @@ MGLRU_EXT_KNOB(
 static __always_inline bool over_isolated(const struct mglru_ext_ctx *ctx,
 					  int type)
 {
-	__u64 threshold = ctx->lru[type].evictable / MIN_NR_GENS;
+	__u64 threshold = ctx->lru[type].evictable / MGLRU_EXT_MIN_NR_GENS;
 
 	if (may_io_and_fs(ctx))
 		threshold /= noio_factor;

@@ -12,28 +12,27 @@
 MGLRU_EXT_POLICY_DESC(
 	"every hook returns the stock decision (framework overhead)");
 
-MGLRU_EXT_HOOK(s64, passthrough_scan_budget)
+s64 MGLRU_EXT_OP(passthrough_scan_budget, const struct mglru_ext_ctx *rc)
 {
-	return ctx->stock;
+	return rc->stock;
 }
 
-MGLRU_EXT_HOOK(s32, passthrough_choose_type)
+s32 MGLRU_EXT_OP(passthrough_choose_type, const struct mglru_ext_ctx *rc)
 {
-	return ctx->stock;
+	return rc->stock;
 }
 
-MGLRU_EXT_HOOK(s32, passthrough_isolate)
+s32 MGLRU_EXT_OP(passthrough_isolate, const struct mglru_ext_ctx *rc)
 {
-	return ctx->stock;
+	return rc->stock;
 }
 
-MGLRU_EXT_HOOK(s32, passthrough_aging)
+s32 MGLRU_EXT_OP(passthrough_aging, const struct mglru_ext_ctx *rc)
 {
-	return ctx->stock;
+	return rc->stock;
 }
 
-SEC(".struct_ops.link")
-struct mglru_ext_ops passthrough_ops = {
+MGLRU_EXT_OPS_DEFINE(passthrough_ops) = {
 	.scan_budget = (void *)passthrough_scan_budget,
 	.choose_type = (void *)passthrough_choose_type,
 	.isolate = (void *)passthrough_isolate,

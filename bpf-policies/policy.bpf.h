@@ -16,27 +16,44 @@
 #include <bpf/bpf_tracing.h>
 #include "mglru_ext_policy.h"
 
-/* From the kernel, which doesn't put #defines in BTF. */
-#define MGLRU_EXT_NR_GENS 4
-#define MGLRU_EXT_NR_TIERS 4
-#define MGLRU_EXT_TIER(tier) (((tier) + 1) << MGLRU_EXT_TIER_SHIFT)
-#define SWAP_CLUSTER_MAX 32ULL
-#define MIN_NR_GENS 2U
-#define DEF_PRIORITY 12
+/*
+ * A hook: s32 MGLRU_EXT_OP(my_aging, const struct mglru_ext_ctx *rc) { }
+ * The verifier types the argument from the kernel's struct mglru_ext_ops
+ * and refuses stores through it. (BPF_PROG's own raw argument is called
+ * ctx, hence rc, the reclaim context.) init may sleep: MGLRU_EXT_OP_SLEEPABLE.
+ */
+#define MGLRU_EXT_OP(name, args...) \
+	SEC("struct_ops/" #name) BPF_PROG(name, ##args)
+#define MGLRU_EXT_OP_SLEEPABLE(name, args...) \
+	SEC("struct_ops.s/" #name) BPF_PROG(name, ##args)
+
+/* The policy: MGLRU_EXT_OPS_DEFINE(my_ops) = { .aging = (void *)my_aging, }; */
+#define MGLRU_EXT_OPS_DEFINE(name) \
+	SEC(".struct_ops.link") struct mglru_ext_ops name
+
+/* Time in the units of bpf_ktime_get_ns(). */
+#define MGLRU_EXT_NS_PER_MS 1000000ULL
+
+/* A choose_type answer: @type, and @tier to evict up to (< 0: stock's). */
+static __always_inline __s32 mglru_ext_type_answer(int type, int tier)
+{
+	return type | (tier >= 0 ? (tier + 1) << MGLRU_EXT_TIER_SHIFT : 0);
+}
+
+/* The type of a choose_type answer, such as ctx->stock. */
+static __always_inline int mglru_ext_answer_type(__s64 answer)
+{
+	return answer & MGLRU_EXT_TYPE_MASK;
+}
 
 /*
- * Define a hook: MGLRU_EXT_HOOK(s32, my_aging) { ... ctx ... }. The body
- * sees `const struct mglru_ext_ctx *ctx`; the verifier types it from the
- * kernel's struct mglru_ext_ops, and refuses stores through it.
+ * ctx->lru[type].field for a type only known at run time. The verifier
+ * takes no variable offset into the context, so this is two loads at
+ * fixed offsets and a choice between them, never an indexed load.
  */
-#define MGLRU_EXT_HOOK(ret, name)                                         \
-	static __always_inline ret ____##name(                            \
-		const struct mglru_ext_ctx *ctx);                         \
-	SEC("struct_ops/" #name) ret name(unsigned long long *args)       \
-	{                                                                 \
-		return ____##name((const struct mglru_ext_ctx *)args[0]); \
-	}                                                                 \
-	static __always_inline ret ____##name(const struct mglru_ext_ctx *ctx)
+#define lru_get(ctx, type, field)                                      \
+	((type) == MGLRU_EXT_FILE ? (ctx)->lru[MGLRU_EXT_FILE].field : \
+				    (ctx)->lru[MGLRU_EXT_ANON].field)
 
 void bpf_mglru_ext_eject(const struct mglru_ext_ctx *ctx,
 			 const char *msg__str) __ksym;
@@ -59,10 +76,10 @@ static __always_inline __u64 evictable_total(const struct mglru_ext_ctx *ctx)
 /* Eviction needs a generation older than the MIN_NR_GENS youngest. */
 static __always_inline bool eviction_viable(const struct mglru_ext_ctx *ctx)
 {
-	if (ctx->lru[MGLRU_EXT_FILE].nr_gens <= MIN_NR_GENS)
+	if (ctx->lru[MGLRU_EXT_FILE].nr_gens <= MGLRU_EXT_MIN_NR_GENS)
 		return false;
 	if (can_evict_anon(ctx) &&
-	    ctx->lru[MGLRU_EXT_ANON].nr_gens <= MIN_NR_GENS)
+	    ctx->lru[MGLRU_EXT_ANON].nr_gens <= MGLRU_EXT_MIN_NR_GENS)
 		return false;
 	return true;
 }

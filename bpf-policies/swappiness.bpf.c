@@ -86,7 +86,7 @@ static __always_inline __u64 refault_permille(const struct mglru_ext_ctx *ctx,
 static __always_inline bool has_oldest(const struct mglru_ext_ctx *ctx,
 				       int type)
 {
-	return ctx->lru[type].nr_gens > MIN_NR_GENS &&
+	return ctx->lru[type].nr_gens > MGLRU_EXT_MIN_NR_GENS &&
 	       ctx->lru[type].gen_size[0] > 0;
 }
 
@@ -102,28 +102,27 @@ static __always_inline struct split *split_of(const struct mglru_ext_ctx *ctx)
 	return bpf_map_lookup_elem(&splits, &key);
 }
 
-MGLRU_EXT_HOOK(s32, swappiness_choose_type)
+s32 MGLRU_EXT_OP(swappiness_choose_type, const struct mglru_ext_ctx *rc)
 {
 	__u64 anon_w, file_w, anon_n, total_n;
 	struct split *split;
 	int type;
 
 	/* both types must have folios for there to be a split */
-	if (!ctx->lru[MGLRU_EXT_ANON].evictable || !can_evict_anon(ctx) ||
-	    !ctx->lru[MGLRU_EXT_FILE].evictable)
-		return ctx->stock;
+	if (!rc->lru[MGLRU_EXT_ANON].evictable || !can_evict_anon(rc) ||
+	    !rc->lru[MGLRU_EXT_FILE].evictable)
+		return rc->stock;
 
 	/* refaults of one type push pressure toward the other */
-	anon_w = ctx->swappiness *
-		 (1000 + refault_permille(ctx, MGLRU_EXT_FILE) *
-				 feedback_permille / 1000);
-	file_w = (MAX_SWAPPINESS - ctx->swappiness) *
-		 (1000 + refault_permille(ctx, MGLRU_EXT_ANON) *
+	anon_w = rc->swappiness * (1000 + refault_permille(rc, MGLRU_EXT_FILE) *
+						  feedback_permille / 1000);
+	file_w = (MAX_SWAPPINESS - rc->swappiness) *
+		 (1000 + refault_permille(rc, MGLRU_EXT_ANON) *
 				 feedback_permille / 1000);
 
-	split = split_of(ctx);
+	split = split_of(rc);
 	if (!split)
-		return ctx->stock;
+		return rc->stock;
 
 	/* evict anon while its share of batches is below its target share */
 	anon_n = split->batches[MGLRU_EXT_ANON];
@@ -131,7 +130,7 @@ MGLRU_EXT_HOOK(s32, swappiness_choose_type)
 	type = anon_n * (anon_w + file_w) <= total_n * anon_w ? MGLRU_EXT_ANON :
 								MGLRU_EXT_FILE;
 	/* owed a batch with nothing to give: the other type now, then age */
-	if (!has_oldest(ctx, type)) {
+	if (!has_oldest(rc, type)) {
 		split->starved = 1;
 		type = !type;
 	}
@@ -146,28 +145,27 @@ MGLRU_EXT_HOOK(s32, swappiness_choose_type)
 }
 
 /* Age when the type owed a batch had no generation to evict from. */
-MGLRU_EXT_HOOK(s32, swappiness_aging)
+s32 MGLRU_EXT_OP(swappiness_aging, const struct mglru_ext_ctx *rc)
 {
 	__u64 now = bpf_ktime_get_ns();
 	struct split *split;
 
-	if (!min_aging_interval_ms || !can_evict_anon(ctx) ||
-	    !ctx->lru[MGLRU_EXT_ANON].evictable ||
-	    (has_oldest(ctx, MGLRU_EXT_ANON) &&
-	     has_oldest(ctx, MGLRU_EXT_FILE)))
-		return ctx->stock;
-	split = split_of(ctx);
+	if (!min_aging_interval_ms || !can_evict_anon(rc) ||
+	    !rc->lru[MGLRU_EXT_ANON].evictable ||
+	    (has_oldest(rc, MGLRU_EXT_ANON) && has_oldest(rc, MGLRU_EXT_FILE)))
+		return rc->stock;
+	split = split_of(rc);
 	if (!split || !split->starved ||
-	    now - split->last_aged_ns < min_aging_interval_ms * 1000000ULL)
-		return ctx->stock;
+	    now - split->last_aged_ns <
+		    min_aging_interval_ms * MGLRU_EXT_NS_PER_MS)
+		return rc->stock;
 
 	split->starved = 0;
 	split->last_aged_ns = now;
 	return MGLRU_EXT_AGE_NOW;
 }
 
-SEC(".struct_ops.link")
-struct mglru_ext_ops swappiness_ops = {
+MGLRU_EXT_OPS_DEFINE(swappiness_ops) = {
 	.choose_type = (void *)swappiness_choose_type,
 	.aging = (void *)swappiness_aging,
 	.name = "swappiness",

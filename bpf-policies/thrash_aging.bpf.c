@@ -9,18 +9,17 @@
 MGLRU_EXT_POLICY_DESC(
 	"age when the oldest generation thrashes (its refaults keep pace with its evictions)");
 
-MGLRU_EXT_HOOK(s32, thrash_aging_age)
+s32 MGLRU_EXT_OP(thrash_aging_age, const struct mglru_ext_ctx *rc)
 {
-	return thrash_aging(ctx);
+	return thrash_aging(rc);
 }
 
-MGLRU_EXT_HOOK(s32, thrash_aging_choose_type)
+s32 MGLRU_EXT_OP(thrash_aging_choose_type, const struct mglru_ext_ctx *rc)
 {
-	return thrash_aging_type(ctx);
+	return thrash_aging_type(rc);
 }
 
-SEC(".struct_ops.link")
-struct mglru_ext_ops thrash_aging_ops = {
+MGLRU_EXT_OPS_DEFINE(thrash_aging_ops) = {
 	.choose_type = (void *)thrash_aging_choose_type,
 	.aging = (void *)thrash_aging_age,
 	.name = "thrash_aging",

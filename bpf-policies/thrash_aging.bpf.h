@@ -185,11 +185,8 @@ static __always_inline bool type_thrashed(const struct thrash_window *w,
 static __always_inline bool collapse_escaped(const struct mglru_ext_ctx *ctx,
 					     int type)
 {
-	if (type == MGLRU_EXT_ANON)
-		return ctx->lru[MGLRU_EXT_ANON].gen_size[1] >
-		       ctx->lru[MGLRU_EXT_ANON].gen_size[0];
-	return ctx->lru[MGLRU_EXT_FILE].gen_size[1] >
-	       ctx->lru[MGLRU_EXT_FILE].gen_size[0];
+	return lru_get(ctx, type, gen_size[1]) >
+	       lru_get(ctx, type, gen_size[0]);
 }
 
 static __always_inline s32 thrash_aging(const struct mglru_ext_ctx *ctx)
@@ -209,9 +206,7 @@ static __always_inline s32 thrash_aging(const struct mglru_ext_ctx *ctx)
 		return ctx->stock;
 	}
 
-	oldest = w->burst_type == MGLRU_EXT_ANON ?
-			 ctx->lru[MGLRU_EXT_ANON].min_seq :
-			 ctx->lru[MGLRU_EXT_FILE].min_seq;
+	oldest = lru_get(ctx, w->burst_type, min_seq);
 	if (w->burst_seq) {
 		if (oldest < w->burst_seq) {
 			__sync_fetch_and_add(&thrash_agings, 1);
@@ -225,10 +220,11 @@ static __always_inline s32 thrash_aging(const struct mglru_ext_ctx *ctx)
 		window_start(w, ctx, now);
 	}
 	if (w->holding && oldest <= w->hold_seq) {
-		if (now - w->start_ns < (__u64)window_ms * 1000000)
+		if (now - w->start_ns < window_ms * MGLRU_EXT_NS_PER_MS)
 			return ctx->stock;
 		window_start(w, ctx, now);
-		check_ns = (__u64)collapse_check_windows * window_ms * 1000000;
+		check_ns = collapse_check_windows * window_ms *
+			   MGLRU_EXT_NS_PER_MS;
 		if (now - w->hold_ns >= check_ns ||
 		    !collapse_escaped(ctx, w->burst_type))
 			return ctx->stock;
@@ -242,7 +238,7 @@ static __always_inline s32 thrash_aging(const struct mglru_ext_ctx *ctx)
 	}
 	w->holding = 0;
 
-	if (now - w->start_ns < (__u64)window_ms * 1000000)
+	if (now - w->start_ns < window_ms * MGLRU_EXT_NS_PER_MS)
 		return ctx->stock;
 
 	type = -1;
@@ -252,7 +248,7 @@ static __always_inline s32 thrash_aging(const struct mglru_ext_ctx *ctx)
 		type = MGLRU_EXT_ANON;
 	window_start(w, ctx, now);
 	if (type < 0 ||
-	    now - w->last_aged_ns < (__u64)min_interval_ms * 1000000)
+	    now - w->last_aged_ns < min_interval_ms * MGLRU_EXT_NS_PER_MS)
 		return ctx->stock;
 
 	w->last_aged_ns = now;
@@ -265,22 +261,21 @@ static __always_inline s32 thrash_aging(const struct mglru_ext_ctx *ctx)
 
 /*
  * Type choice while holding: evict the collapsed generation regardless of
- * tier (MGLRU_EXT_TIER of the highest tier protects none).
+ * tier (evicting up to the highest tier protects none).
  */
 static __always_inline s32 thrash_aging_type(const struct mglru_ext_ctx *ctx)
 {
 	__u64 key = ctx->cgroup_id, oldest;
 	struct thrash_window *w;
-	int type = ctx->stock & 0xff;
+	int type = mglru_ext_answer_type(ctx->stock);
 
 	w = bpf_map_lookup_elem(&thrash_windows, &key);
 	if (!w || !w->holding || type != (int)w->burst_type)
 		return ctx->stock;
-	oldest = type == MGLRU_EXT_FILE ? ctx->lru[MGLRU_EXT_FILE].min_seq :
-					  ctx->lru[MGLRU_EXT_ANON].min_seq;
+	oldest = lru_get(ctx, type, min_seq);
 	if (oldest > w->hold_seq)
 		return ctx->stock;
-	return type | MGLRU_EXT_TIER(MGLRU_EXT_NR_TIERS - 1);
+	return mglru_ext_type_answer(type, MGLRU_EXT_NR_TIERS - 1);
 }
 
 #endif /* THRASH_AGING_BPF_H */

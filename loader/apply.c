@@ -242,7 +242,7 @@ int reconcile(const struct config *c, const struct reconcile_hooks *h)
 	n = kernel_policies(table, MAX_POLICIES);
 	if (n < 0)
 		return fail(EXIT_FAILURE_OTHER, "cannot read %s: %s",
-			    POLICIES_FILE, strerror(-n));
+			    POLICIES_DIR, strerror(-n));
 
 	/* the config's policies first: gone, no longer wanted, ejected */
 	nr_owned = owned_ids(ids, hashes, MAX_POLICIES);

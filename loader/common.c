@@ -215,22 +215,6 @@ void cgroup_name(uint64_t id, char *buf, size_t len)
 			 (unsigned long long)id);
 }
 
-uint64_t kp_counter(const struct kpolicy *kp, const char *name)
-{
-	int i;
-
-	for (i = 0; i < kp->nr_counters; i++)
-		if (!strcmp(kp->counters[i].name, name))
-			return kp->counters[i].value;
-	return 0;
-}
-
-uint64_t kp_total_calls(const struct kpolicy *kp)
-{
-	return kp_counter(kp, "calls_budget") + kp_counter(kp, "calls_type") +
-	       kp_counter(kp, "calls_isolate") + kp_counter(kp, "calls_aging");
-}
-
 void print_counters_line(const struct kpolicy *kp)
 {
 	printf("calls=%llu differed=%llu refused=%llu clamped=%llu throttles=%llu agings=%llu fallbacks=%llu stalls=%llu\n",

@@ -3,12 +3,13 @@
 #include "kernel.h"
 
 #include <bpf/btf.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <time.h>
@@ -36,33 +37,6 @@ bool bpffs_mounted(void)
 	return !statfs("/sys/fs/bpf", &fs) && fs.f_type == BPF_FS_MAGIC;
 }
 
-/* Copy the value of key="..." (quoted, may hold spaces) or key=word. */
-static const char *take_value(const char *p, char *buf, size_t len)
-{
-	const char *end;
-
-	if (*p == '"') {
-		p++;
-		end = strstr(p, "\" ");
-		if (!end)
-			end = p + strcspn(p, "\"\n");
-		snprintf(buf, len, "%.*s", (int)(end - p), p);
-		return *end ? end + 1 : end;
-	}
-	end = p + strcspn(p, " \n");
-	snprintf(buf, len, "%.*s", (int)(end - p), p);
-	return end;
-}
-
-/* Copy, truncating to @size - 1 characters. */
-static void copy(char *dst, size_t size, const char *src)
-{
-	size_t n = strnlen(src, size - 1);
-
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 static const char *const state_names[] = {
 	[KSTATE_UNKNOWN] = "unknown",	[KSTATE_ATTACHED] = "attached",
 	[KSTATE_EJECTING] = "ejecting", [KSTATE_EJECTED] = "ejected",
@@ -84,67 +58,165 @@ static enum kstate parse_state(const char *s)
 	return KSTATE_UNKNOWN;
 }
 
-int kernel_parse_policy_line(const char *line, struct kpolicy *kp)
+/* Read one value file of @dir: its first line, without the newline. */
+static int read_value(int dir, const char *name, char *buf, size_t len)
 {
-	const char *p = line;
-	char key[32], val[160];
+	ssize_t n;
+	int fd;
+
+	fd = openat(dir, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static int read_u64(int dir, const char *name, uint64_t *out)
+{
+	char buf[32], *end;
+	int ret = read_value(dir, name, buf, sizeof(buf));
+
+	if (ret)
+		return ret;
+	errno = 0;
+	*out = strtoull(buf, &end, 10);
+	return errno || end == buf || *end ? -EINVAL : 0;
+}
+
+static int not_hidden(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
+static int read_counters(int dir, struct kpolicy *kp)
+{
+	struct dirent **names;
+	int fd, n, i, ret = 0;
+
+	fd = openat(dir, "counters", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* by name, so that every reader lists them alike */
+	n = scandirat(fd, ".", &names, not_hidden, alphasort);
+	if (n < 0) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	for (i = 0; i < n; i++) {
+		struct counter *c = &kp->counters[kp->nr_counters];
+
+		if (!ret && kp->nr_counters < MAX_COUNTERS &&
+		    strlen(names[i]->d_name) < sizeof(c->name)) {
+			strcpy(c->name, names[i]->d_name);
+			ret = read_u64(fd, c->name, &c->value);
+			kp->nr_counters++;
+		}
+		free(names[i]);
+	}
+	free(names);
+	close(fd);
+	return ret;
+}
+
+int kernel_read_policy(int dir, struct kpolicy *kp)
+{
+	char state[32];
+	int ret;
 
 	memset(kp, 0, sizeof(*kp));
-	while (*p && *p != '\n') {
-		size_t klen = strcspn(p, "= \n");
+	ret = read_u64(dir, "cgroup_id", &kp->cgroup_id);
+	if (!ret)
+		ret = read_u64(dir, "attached_ns", &kp->attached_ns);
+	if (!ret)
+		ret = read_value(dir, "name", kp->name, sizeof(kp->name));
+	if (!ret)
+		ret = read_value(dir, "state", state, sizeof(state));
+	if (!ret)
+		ret = read_value(dir, "exit_kind", kp->exit_kind,
+				 sizeof(kp->exit_kind));
+	if (!ret)
+		ret = read_value(dir, "exit_reason", kp->exit_reason,
+				 sizeof(kp->exit_reason));
+	if (!ret)
+		ret = read_value(dir, "exit_msg", kp->exit_msg,
+				 sizeof(kp->exit_msg));
+	if (!ret)
+		ret = read_counters(dir, kp);
+	if (ret)
+		return ret;
+	kp->state = parse_state(state);
+	return kp->name[0] && kp->state != KSTATE_UNKNOWN ? 0 : -EINVAL;
+}
 
-		if (p[klen] != '=')
-			return -EINVAL;
-		snprintf(key, sizeof(key), "%.*s", (int)klen, p);
-		p = take_value(p + klen + 1, val, sizeof(val));
-		while (*p == ' ')
-			p++;
+static int by_id(const void *a, const void *b)
+{
+	const struct kpolicy *x = a, *y = b;
 
-		if (!strcmp(key, "id"))
-			kp->id = strtoull(val, NULL, 10);
-		else if (!strcmp(key, "name"))
-			copy(kp->name, sizeof(kp->name), val);
-		else if (!strcmp(key, "cgroup_id"))
-			kp->cgroup_id = strtoull(val, NULL, 10);
-		else if (!strcmp(key, "state"))
-			kp->state = parse_state(val);
-		else if (!strcmp(key, "attached_ns"))
-			kp->attached_ns = strtoull(val, NULL, 10);
-		else if (!strcmp(key, "exit_kind"))
-			copy(kp->exit_kind, sizeof(kp->exit_kind), val);
-		else if (!strcmp(key, "exit_reason"))
-			copy(kp->exit_reason, sizeof(kp->exit_reason), val);
-		else if (!strcmp(key, "exit_msg"))
-			copy(kp->exit_msg, sizeof(kp->exit_msg), val);
-		else if (kp->nr_counters < MAX_COUNTERS) {
-			struct counter *c = &kp->counters[kp->nr_counters++];
+	return x->id < y->id ? -1 : x->id > y->id;
+}
 
-			copy(c->name, sizeof(c->name), key);
-			c->value = strtoull(val, NULL, 10);
+int kernel_policies_at(const char *root, struct kpolicy *out, int max)
+{
+	struct dirent *d;
+	DIR *dir;
+	int n = 0;
+
+	dir = opendir(root);
+	if (!dir)
+		return -errno;
+	while (n < max && (d = readdir(dir))) {
+		char *end;
+		uint64_t id = strtoull(d->d_name, &end, 10);
+		int fd;
+
+		if (!id || *end)
+			continue;
+		fd = openat(dirfd(dir), d->d_name,
+			    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		/* a record can go away while we read: skip it */
+		if (fd < 0)
+			continue;
+		if (!kernel_read_policy(fd, &out[n])) {
+			out[n].id = id;
+			n++;
 		}
+		close(fd);
 	}
-	return kp->name[0] ? 0 : -EINVAL;
+	closedir(dir);
+	qsort(out, n, sizeof(*out), by_id);
+	return n;
 }
 
 int kernel_policies(struct kpolicy *out, int max)
 {
-	char line[2048];
-	FILE *f;
-	int n = 0;
+	return kernel_policies_at(POLICIES_DIR, out, max);
+}
 
-	f = fopen(POLICIES_FILE, "r");
-	if (!f && errno == ENOENT) {
-		/* debugfs may just not be mounted */
-		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-		f = fopen(POLICIES_FILE, "r");
-	}
-	if (!f)
-		return -errno;
-	while (n < max && fgets(line, sizeof(line), f))
-		if (!kernel_parse_policy_line(line, &out[n]))
-			n++;
-	fclose(f);
-	return n;
+uint64_t kp_counter(const struct kpolicy *kp, const char *name)
+{
+	int i;
+
+	for (i = 0; i < kp->nr_counters; i++)
+		if (!strcmp(kp->counters[i].name, name))
+			return kp->counters[i].value;
+	return 0;
+}
+
+uint64_t kp_total_calls(const struct kpolicy *kp)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < kp->nr_counters; i++)
+		if (!strncmp(kp->counters[i].name, "calls_", 6))
+			sum += kp->counters[i].value;
+	return sum;
 }
 
 void pin_path(uint64_t cgroup_id, const char *leaf, char *buf, size_t len)

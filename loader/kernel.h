@@ -9,7 +9,7 @@
 
 #define MAX_COUNTERS 16
 #define PIN_ROOT "/sys/fs/bpf/mglru_ext"
-#define POLICIES_FILE "/sys/kernel/debug/mglru_ext/policies"
+#define POLICIES_DIR "/sys/kernel/mm/mglru_ext/policies"
 #define EJECT_ALL_FILE "/sys/kernel/mm/mglru_ext/eject_all"
 
 struct counter {
@@ -29,7 +29,7 @@ enum kstate {
 /* "attached", ... as the kernel spells them. */
 const char *kstate_name(enum kstate state);
 
-/* One line of the kernel's policy table. */
+/* One policy as the kernel reports it. */
 struct kpolicy {
 	uint64_t id;
 	char name[64];
@@ -50,13 +50,22 @@ bool kernel_has_mglru_ext(void);
 bool bpffs_mounted(void);
 
 /*
- * Read the kernel's table of policies, mounting debugfs if needed.
+ * Read the kernel's policies from sysfs (POLICIES_DIR/ID/, one value per
+ * file, counters/NAME; Documentation/ABI/testing/sysfs-kernel-mm-mglru_ext
+ * in the series), in the order of their ids, counters by name.
  * Returns the number of entries (at most @max) or -errno.
  */
 int kernel_policies(struct kpolicy *out, int max);
 
-/* Parse one line of the table; exposed for the unit tests. */
-int kernel_parse_policy_line(const char *line, struct kpolicy *kp);
+/* A counter of @kp by name, 0 when the kernel has no such counter. */
+uint64_t kp_counter(const struct kpolicy *kp, const char *name);
+
+/* The hook calls of @kp, all hooks together. */
+uint64_t kp_total_calls(const struct kpolicy *kp);
+
+/* The same from another directory, and of one policy; for the unit tests. */
+int kernel_policies_at(const char *root, struct kpolicy *out, int max);
+int kernel_read_policy(int dir, struct kpolicy *kp);
 
 /*
  * The one place pin paths are made: PIN_ROOT/system or

@@ -180,7 +180,7 @@ int cmd_unload(int argc, char **argv)
 	n = kernel_policies(table, MAX_POLICIES);
 	if (n < 0)
 		return fail(EXIT_FAILURE_OTHER, "cannot read %s: %s",
-			    POLICIES_FILE, strerror(-n));
+			    POLICIES_DIR, strerror(-n));
 
 	for (i = 0; i < n; i++) {
 		if (table[i].state == KSTATE_DETACHED)

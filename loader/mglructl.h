@@ -125,12 +125,6 @@ int resolve_target(const char *path, uint64_t *id, char *desc, size_t len);
 /* "/path" of cgroup @id under the cgroup2 root, "system" for 0. */
 void cgroup_name(uint64_t id, char *buf, size_t len);
 
-/* A counter of @kp by name, 0 when the kernel has no such counter. */
-uint64_t kp_counter(const struct kpolicy *kp, const char *name);
-
-/* The hook calls of @kp, all hooks together. */
-uint64_t kp_total_calls(const struct kpolicy *kp);
-
 void print_counters_line(const struct kpolicy *kp);
 void print_exit_record(const struct kpolicy *kp);
 

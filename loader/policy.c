@@ -4,6 +4,7 @@
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -228,16 +229,18 @@ static int find_knobs(struct policy *p, const char *docs)
 			 btf__name_by_offset(btf, var->name_off));
 		k->size = t->size;
 		k->offset = vsi->offset;
+		apply_knob_doc(k, docs);
 		if (btf_is_int(t)) {
 			k->is_signed = btf_int_encoding(t) & BTF_INT_SIGNED;
 			k->is_bool = btf_int_encoding(t) & BTF_INT_BOOL;
 		} else {
-			k->is_signed = btf_kflag(t);
+			/* a negative default of an enum knob means "none" */
+			k->is_signed = btf_kflag(t) || k->min[0] == '-';
+			k->enum_type = t;
 		}
 		if (data && k->offset + k->size <= size)
 			format_value(k, (const char *)data + k->offset, k->dflt,
 				     sizeof(k->dflt));
-		apply_knob_doc(k, docs);
 	}
 	return 0;
 }
@@ -335,6 +338,56 @@ static struct knob *find_knob(struct policy *p, const char *name)
 	return lfind(name, p->knobs, &n, sizeof(p->knobs[0]), knob_named);
 }
 
+/*
+ * NAME or NAME|NAME...: the enumerators of an enum knob's type, or-ed. A
+ * name is an enumerator's whole name or its end after an underscore
+ * (GO for MGLRU_EXT_GO), if that end is unique.
+ */
+static int enum_value(const struct policy *p, const struct knob *k,
+		      const char *value, int64_t *out)
+{
+	const struct btf *btf = bpf_object__btf(p->obj);
+	const struct btf_enum *e = btf_enum(k->enum_type);
+	int nr = btf_vlen(k->enum_type), i;
+	char tok[NAME_LEN];
+
+	*out = 0;
+	while (*value) {
+		size_t n = strcspn(value, "|");
+		int exact = -1, suffix = -1, suffixes = 0;
+
+		snprintf(tok, sizeof(tok), "%.*s", (int)n, value);
+		value += n + (value[n] == '|');
+		for (i = 0; i < nr; i++) {
+			const char *name =
+				btf__name_by_offset(btf, e[i].name_off);
+			size_t len = strlen(name), tlen = strlen(tok);
+
+			if (!strcmp(name, tok))
+				exact = i;
+			else if (len > tlen && name[len - tlen - 1] == '_' &&
+				 !strcmp(name + len - tlen, tok))
+				suffix = i, suffixes++;
+		}
+		if (exact < 0 && suffixes > 1)
+			return fail(
+				EXIT_BAD_KNOB,
+				"knob %s: '%s' names more than one value of enum %s",
+				k->name, tok,
+				btf__name_by_offset(btf,
+						    k->enum_type->name_off));
+		if (exact < 0 && suffix < 0)
+			return fail(EXIT_BAD_KNOB,
+				    "knob %s: enum %s has no value '%s'",
+				    k->name,
+				    btf__name_by_offset(btf,
+							k->enum_type->name_off),
+				    tok);
+		*out |= (int64_t)e[exact >= 0 ? exact : suffix].val;
+	}
+	return 0;
+}
+
 static void type_limits(const struct knob *k, int64_t *smin, int64_t *smax,
 			uint64_t *umax)
 {
@@ -347,7 +400,7 @@ static void type_limits(const struct knob *k, int64_t *smin, int64_t *smax,
 
 int policy_set_knob(struct policy *p, const char *assignment)
 {
-	char name[NAME_LEN];
+	char name[NAME_LEN], number[32];
 	const char *value;
 	struct knob *k;
 	int64_t smin, smax, s;
@@ -367,6 +420,16 @@ int policy_set_knob(struct policy *p, const char *assignment)
 			    "policy %s has no knob '%s' (see 'mglructl list')",
 			    p->name, name);
 
+	if (k->enum_type &&
+	    (isalpha((unsigned char)value[0]) || value[0] == '_')) {
+		int64_t v;
+
+		ret = enum_value(p, k, value, &v);
+		if (ret)
+			return ret;
+		snprintf(number, sizeof(number), "%lld", (long long)v);
+		value = number;
+	}
 	type_limits(k, &smin, &smax, &umax);
 	if (k->is_bool) {
 		if (parse_bool(value, &b))

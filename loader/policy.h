@@ -15,6 +15,8 @@ struct bpf_object;
 struct bpf_map;
 struct bpf_link;
 
+struct btf_type;
+
 struct knob {
 	char name[NAME_LEN];
 	char doc[256];
@@ -23,6 +25,8 @@ struct knob {
 	unsigned int size; /* bytes */
 	bool is_signed;
 	bool is_bool;
+	/* an enum knob's type, whose names it takes; NULL otherwise */
+	const struct btf_type *enum_type;
 	unsigned int offset; /* in the .rodata map */
 };
 

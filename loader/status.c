@@ -316,7 +316,7 @@ static int watch(double interval)
 		n = kernel_policies(table, MAX_POLICIES);
 		if (n < 0)
 			return fail(EXIT_FAILURE_OTHER, "cannot read %s: %s",
-				    POLICIES_FILE, strerror(-n));
+				    POLICIES_DIR, strerror(-n));
 		if (tty)
 			printf("\033[H\033[J");
 		printf("%-4s %-20s %-24s %-9s %10s %9s %10s %8s %10s\n", "ID",
@@ -420,7 +420,7 @@ int cmd_status(int argc, char **argv)
 	n = support ? kernel_policies(table, MAX_POLICIES) : 0;
 	if (n < 0)
 		return fail(EXIT_FAILURE_OTHER, "cannot read %s: %s",
-			    POLICIES_FILE, strerror(-n));
+			    POLICIES_DIR, strerror(-n));
 	switch (format) {
 	case JSON:
 		j = json_object_new_object();

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host unit tests of mglructl's parsing: sizes, integers, booleans, knob
- * assignments, the kernel's policy table lines and cgroup paths. TAP.
+ * assignments, the kernel's status directories and cgroup paths. TAP.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../../loader/cgroup.h"
 #include "../../loader/kernel.h"
@@ -94,33 +96,93 @@ static void test_assignments(void)
 	      "assignment: name too long");
 }
 
-static void test_table_lines(void)
+/* Write @value and a newline to @dir/@name, as a sysfs file reads. */
+static void put(const char *dir, const char *name, const char *value)
 {
-	struct kpolicy kp;
-	const char *line =
-		"id=3 name=budget cgroup_id=1234 state=ejected attached_ns=99 "
-		"calls_budget=10 calls_type=0 calls_isolate=0 calls_aging=5 "
-		"differed=2 refused=32 clamped=0 fallbacks=0 throttles=0 agings=1 "
-		"stalls=0 exit_kind=invalid exit_reason=\"too many invalid decisions in a row\" "
-		"exit_msg=\"budget hook returned -1\"\n";
+	char path[1024];
+	FILE *f;
 
-	check(!kernel_parse_policy_line(line, &kp), "table: line parses");
-	check(kp.id == 3 && !strcmp(kp.name, "budget") && kp.cgroup_id == 1234,
-	      "table: id, name, cgroup");
-	check(kp.state == KSTATE_EJECTED && kp.attached_ns == 99,
-	      "table: state");
-	check(kp.nr_counters == 11 && !strcmp(kp.counters[5].name, "refused") &&
-		      kp.counters[5].value == 32,
-	      "table: counters");
-	check(!strcmp(kp.exit_kind, "invalid") &&
-		      !strcmp(kp.exit_reason,
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%s\n", value);
+		fclose(f);
+	}
+}
+
+/* A policy directory as the kernel lays it out. */
+static void fake_policy(const char *root, const char *id, const char *state)
+{
+	static const char *const counters[][2] = {
+		{ "calls_scan_budget", "10" },
+		{ "calls_choose_type", "0" },
+		{ "calls_isolate", "0" },
+		{ "calls_aging", "5" },
+		{ "differed", "2" },
+		{ "refused", "32" },
+		{ "stalls", "0" },
+	};
+	char dir[512], cdir[600];
+	size_t i;
+
+	snprintf(dir, sizeof(dir), "%s/%s", root, id);
+	snprintf(cdir, sizeof(cdir), "%s/counters", dir);
+	mkdir(dir, 0755);
+	mkdir(cdir, 0755);
+	put(dir, "name", "budget");
+	put(dir, "cgroup_id", "1234");
+	put(dir, "attached_ns", "99");
+	put(dir, "state", state);
+	put(dir, "exit_kind", "invalid");
+	put(dir, "exit_reason", "too many invalid decisions in a row");
+	put(dir, "exit_msg", "scan_budget hook returned -1");
+	for (i = 0; i < sizeof(counters) / sizeof(counters[0]); i++)
+		put(cdir, counters[i][0], counters[i][1]);
+}
+
+static void test_status_dirs(void)
+{
+	char root[] = "/tmp/test_parse.XXXXXX", cmd[64];
+	struct kpolicy kp[4];
+	int n;
+
+	if (!mkdtemp(root)) {
+		check(0, "status: a directory to fake sysfs in");
+		return;
+	}
+	fake_policy(root, "12", "detached");
+	fake_policy(root, "3", "ejected");
+	/* not policies: skipped */
+	mkdir(strcat(strcpy(cmd, root), "/x1"), 0755);
+	n = kernel_policies_at(root, kp, 4);
+	check(n == 2, "status: two policy directories read");
+	check(n == 2 && kp[0].id == 3 && kp[1].id == 12,
+	      "status: in the order of their ids");
+	check(n >= 1 && !strcmp(kp[0].name, "budget") &&
+		      kp[0].cgroup_id == 1234 && kp[0].attached_ns == 99,
+	      "status: name, cgroup, attach time");
+	check(n == 2 && kp[0].state == KSTATE_EJECTED &&
+		      kp[1].state == KSTATE_DETACHED,
+	      "status: states");
+	check(n >= 1 && kp[0].nr_counters == 7 &&
+		      !strcmp(kp[0].counters[0].name, "calls_aging") &&
+		      kp[0].counters[0].value == 5 &&
+		      kp_counter(&kp[0], "refused") == 32,
+	      "status: counters, by name");
+	check(n >= 1 && kp_total_calls(&kp[0]) == 15,
+	      "status: calls summed over the hooks");
+	check(n >= 1 && !strcmp(kp[0].exit_kind, "invalid") &&
+		      !strcmp(kp[0].exit_reason,
 			      "too many invalid decisions in a row") &&
-		      !strcmp(kp.exit_msg, "budget hook returned -1"),
-	      "table: quoted exit record");
-	check(kernel_parse_policy_line("garbage\n", &kp) == -EINVAL,
-	      "table: garbage refused");
-	check(kernel_parse_policy_line("id=1 state=attached\n", &kp) == -EINVAL,
-	      "table: line without a name refused");
+		      !strcmp(kp[0].exit_msg, "scan_budget hook returned -1"),
+	      "status: exit record");
+	put(strcat(strcpy(cmd, root), "/3"), "state", "sideways");
+	n = kernel_policies_at(root, kp, 4);
+	check(n == 1 && kp[0].id == 12, "status: an unknown state is skipped");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	check(!system(cmd), "status: cleaned up");
+	check(kernel_policies_at("/nonexistent", kp, 4) == -ENOENT,
+	      "status: no directory is -ENOENT");
 }
 
 static void test_cgroups(void)
@@ -161,7 +223,7 @@ int main(void)
 	test_sizes();
 	test_integers();
 	test_assignments();
-	test_table_lines();
+	test_status_dirs();
 	test_cgroups();
 	printf("1..%d\n", nr_tests);
 	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n",

@@ -5,13 +5,12 @@
  */
 #include "policy.bpf.h"
 
-MGLRU_EXT_HOOK(s32, aging_only_aging)
+s32 MGLRU_EXT_OP(aging_only_aging, const struct mglru_ext_ctx *rc)
 {
-	return ctx->stock;
+	return rc->stock;
 }
 
-SEC(".struct_ops.link")
-struct mglru_ext_ops aging_only_ops = {
+MGLRU_EXT_OPS_DEFINE(aging_only_ops) = {
 	.aging = (void *)aging_only_aging,
 	.name = "aging_only",
 };

@@ -5,13 +5,12 @@
  */
 #include "policy.bpf.h"
 
-MGLRU_EXT_HOOK(s32, stock_isolate_only_isolate)
+s32 MGLRU_EXT_OP(stock_isolate_only_isolate, const struct mglru_ext_ctx *rc)
 {
-	return ctx->stock;
+	return rc->stock;
 }
 
-SEC(".struct_ops.link")
-struct mglru_ext_ops stock_isolate_only_ops = {
+MGLRU_EXT_OPS_DEFINE(stock_isolate_only_ops) = {
 	.isolate = (void *)stock_isolate_only_isolate,
 	.name = "stock_isolate_only",
 };

@@ -7,23 +7,22 @@
  */
 #include "policy.bpf.h"
 
-MGLRU_EXT_HOOK(s32, stock_no_budget_type)
+s32 MGLRU_EXT_OP(stock_no_budget_type, const struct mglru_ext_ctx *rc)
 {
-	return ctx->stock;
+	return rc->stock;
 }
 
-MGLRU_EXT_HOOK(s32, stock_no_budget_isolate)
+s32 MGLRU_EXT_OP(stock_no_budget_isolate, const struct mglru_ext_ctx *rc)
 {
-	return ctx->stock;
+	return rc->stock;
 }
 
-MGLRU_EXT_HOOK(s32, stock_no_budget_aging)
+s32 MGLRU_EXT_OP(stock_no_budget_aging, const struct mglru_ext_ctx *rc)
 {
-	return ctx->stock;
+	return rc->stock;
 }
 
-SEC(".struct_ops.link")
-struct mglru_ext_ops stock_no_budget_ops = {
+MGLRU_EXT_OPS_DEFINE(stock_no_budget_ops) = {
 	.choose_type = (void *)stock_no_budget_type,
 	.isolate = (void *)stock_no_budget_isolate,
 	.aging = (void *)stock_no_budget_aging,

@@ -6,7 +6,6 @@
  */
 #include "policy.bpf.h"
 
-SEC(".struct_ops.link")
-struct mglru_ext_ops stock_no_hooks_ops = {
+MGLRU_EXT_OPS_DEFINE(stock_no_hooks_ops) = {
 	.name = "stock_no_hooks",
 };

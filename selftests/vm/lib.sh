@@ -9,7 +9,7 @@ bpftool=$repo/build/tools/bpftool/bpftool
 bpf=$repo/build/bpf
 anon_touch=$repo/build/bin/anon_touch
 cgroot=/sys/fs/cgroup
-policies=/sys/kernel/debug/mglru_ext/policies
+policies=/sys/kernel/mm/mglru_ext/policies
 scratch=${MGLRU_SCRATCH:-/run/scratch}
 
 # make_cgroup PATH MEMORY_MAX [SWAP_MAX]: a fresh memcg under the root
@@ -65,23 +65,31 @@ swap_on() {
 	grep -q "^$MGLRU_SWAPDEV " /proc/swaps || swapon "$MGLRU_SWAPDEV"
 }
 
-# policy_field ID FIELD: one field of policy ID in the kernel's table
-# (quoted values may hold spaces)
+# policy_field ID FIELD: a status file of policy ID, or one of its counters
+# (Documentation/ABI/testing/sysfs-kernel-mm-mglru_ext in the series)
 policy_field() {
-	grep "^id=$1 " "$policies" | tail -1 |
-		grep -oE "(^| )$2=(\"[^\"]*\"|[^ ]*)" | sed -E "s/^ ?$2=//; s/^\"(.*)\"$/\1/"
+	if [ -f "$policies/$1/$2" ]; then
+		cat "$policies/$1/$2"
+	else
+		cat "$policies/$1/counters/$2" 2>/dev/null
+	fi
 }
 
 # policy_id NAME: the id of the newest policy called NAME
 policy_id() {
-	awk -v n="name=$1" '$2 == n { sub("id=", "", $1); if ($1 + 0 > id + 0) id = $1 } END { print id }' "$policies"
+	local d id=
+	for d in "$policies"/*; do
+		[ "$(cat "$d/name" 2>/dev/null)" = "$1" ] || continue
+		[ -z "$id" ] || [ "${d##*/}" -gt "$id" ] && id=${d##*/}
+	done
+	echo "$id"
 }
 
 # calls ID: total hook calls of policy ID
 calls() {
 	local f total=0
-	for f in calls_budget calls_type calls_isolate calls_aging; do
-		total=$((total + $(policy_field "$1" $f)))
+	for f in "$policies/$1"/counters/calls_*; do
+		total=$((total + $(cat "$f")))
 	done
 	echo $total
 }

@@ -16,8 +16,8 @@ tap_ok $? "MGLRU enabled ($(cat /sys/kernel/mm/lru_gen/enabled))"
 tap_ok $? "guest sees 2 CPUs"
 "$bpftool" btf dump file /sys/kernel/btf/vmlinux format raw | grep -q "STRUCT 'mglru_ext_ops'"
 tap_ok $? "kernel BTF has struct mglru_ext_ops"
-[ -d /sys/kernel/mm/mglru_ext ] && [ -r "$policies" ]
-tap_ok $? "mglru_ext sysfs and debugfs files"
+[ -w /sys/kernel/mm/mglru_ext/eject_all ] && [ -d "$policies" ]
+tap_ok $? "mglru_ext sysfs files"
 [ "$(cat /sys/kernel/mm/mglru_ext/nr_attached)" = 0 ]
 tap_ok $? "no policy attached at boot"
 

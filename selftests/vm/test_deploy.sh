@@ -236,7 +236,7 @@ for line in text.splitlines():
         assert line.split("{")[0].split(" ")[0] in typed, line
 assert 'mglru_ext_kernel_support 1' in text
 assert re.search(r'^mglru_ext_policy_info\{id="\d+",name="budget",cgroup="/deploy/web-1",state="attached",owner="pin",exit_kind="none"\} 1$', text, re.M)
-m = re.search(r'^mglru_ext_calls_budget_total\{[^}]*name="budget"[^}]*\} (\d+)$', text, re.M)
+m = re.search(r'^mglru_ext_calls_scan_budget_total\{[^}]*name="budget"[^}]*\} (\d+)$', text, re.M)
 assert m and int(m.group(1)) > 0
 PY
 tap_ok $? "status --format=prometheus: valid exposition format, info and counters" "$prom"

@@ -68,11 +68,11 @@ cases=(
 	"huge budget|budget=1000000000000|clamped"
 	"negative budget|budget=-5|stall"
 	"empty type|type=-1|invalid"
-	"tier out of range|type=2305|invalid"
-	"throttle forever|isolate=32|stall"
-	"isolate nothing|isolate=16|invalid"
-	"age on every call|aging=1|obeyed"
-	"never age|aging=2|no_aging"
+	"tier out of range|type=FILE tier=8|invalid"
+	"throttle forever|isolate=THROTTLE|stall"
+	"isolate nothing|isolate=GO|invalid"
+	"age on every call|aging=AGE_NOW|obeyed"
+	"never age|aging=AGE_SKIP|no_aging"
 	"long hooks (100000-iteration loop)|spin=100000|obeyed"
 )
 ids=()
@@ -80,7 +80,11 @@ for i in "${!cases[@]}"; do
 	IFS='|' read -r name knobs expect <<<"${cases[$i]}"
 	make_cgroup bad$i 32M 64M >/dev/null
 	big_file gallery-$i.bin 32 >/dev/null
-	id=$("$ctl" load "$scripted" --cgroup bad$i ${knobs:+--set "$knobs"} >/dev/null &&
+	sets=()
+	for kv in $knobs; do
+		sets+=(--set "$kv")
+	done
+	id=$("$ctl" load "$scripted" --cgroup bad$i "${sets[@]}" >/dev/null &&
 		policy_id scripted)
 	ids[i]=$id
 	[ -n "$id" ]
@@ -135,8 +139,8 @@ for i in "${!cases[@]}"; do
 	esac
 	ok=$?
 	record=""
-	for f in state exit_kind exit_msg calls_budget calls_type calls_isolate \
-		calls_aging refused clamped stalls throttles agings; do
+	for f in state exit_kind exit_msg calls_scan_budget calls_choose_type \
+		calls_isolate calls_aging refused clamped stalls throttles agings; do
 		record+="$f=$(policy_field "$id" $f) "
 	done
 	tap_ok $ok "$name: $expect ($record)"

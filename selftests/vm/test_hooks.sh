@@ -54,8 +54,8 @@ unload_all
 id=$(load "$bpf/test/aging_only.bpf.o" --cgroup hooks)
 pressure hooks 4
 [ "$(policy_field "$id" calls_aging)" -gt 0 ] &&
-	[ "$(policy_field "$id" calls_budget)" = 0 ] &&
-	[ "$(policy_field "$id" calls_type)" = 0 ] &&
+	[ "$(policy_field "$id" calls_scan_budget)" = 0 ] &&
+	[ "$(policy_field "$id" calls_choose_type)" = 0 ] &&
 	[ "$(policy_field "$id" calls_isolate)" = 0 ]
 tap_ok $? "only the hooks a policy has are called"
 
@@ -73,12 +73,12 @@ tap_ok $? "stock reclaim after detach: no OOM kill"
 # 4. Isolation restricted to file: anon is never evicted, so never swapped.
 remove_cgroup hooks
 make_cgroup fileonly 64M 64M >/dev/null
-id=$(load "$bpf/test/scripted.bpf.o" --cgroup fileonly --set isolate=18)
+id=$(load "$bpf/test/scripted.bpf.o" --cgroup fileonly --set 'isolate=GO|ALLOW_FILE')
 pressure fileonly 6
 steal=$(memstat fileonly pgsteal)
 swapped=$(cat $cgroot/fileonly/memory.swap.current)
 [ "$steal" -gt 0 ] && [ "$swapped" = 0 ]
-tap_ok $? "isolate=GO|FILE obeyed: pgsteal=$steal, swap used=$swapped"
+tap_ok $? "isolate=GO|ALLOW_FILE obeyed: pgsteal=$steal, swap used=$swapped"
 unload_all
 remove_cgroup fileonly
 
@@ -99,7 +99,7 @@ remove_cgroup pile
 
 # 5. Aging on every call is obeyed: generations keep coming.
 make_cgroup aging 64M >/dev/null
-id=$(load "$bpf/test/scripted.bpf.o" --cgroup aging --set aging=1)
+id=$(load "$bpf/test/scripted.bpf.o" --cgroup aging --set aging=AGE_NOW)
 file_pressure aging "$file" 2
 agings=$(policy_field "$id" agings)
 [ "$agings" -gt 10 ]
@@ -107,8 +107,8 @@ tap_ok $? "aging=NOW obeyed ($agings agings)"
 unload_all
 
 # ... and so is aging with the folded generation put at the head of the
-# next (MGLRU_EXT_AGE_FOLD_HEAD = 3): a kernel without it refuses the code.
-id=$(load "$bpf/test/scripted.bpf.o" --cgroup aging --set aging=3)
+# next (AGE_FOLD_HEAD): a kernel without it refuses the answer.
+id=$(load "$bpf/test/scripted.bpf.o" --cgroup aging --set aging=AGE_FOLD_HEAD)
 file_pressure aging "$file" 2
 agings=$(policy_field "$id" agings)
 [ "${agings:-0}" -gt 10 ] && [ "$(policy_field "$id" refused)" = 0 ]
@@ -147,7 +147,7 @@ remove_cgroup sub
 
 # 8. Invalid answers are refused, counted, and eject the policy.
 make_cgroup invalid 64M 0 >/dev/null
-id=$(load "$bpf/test/scripted.bpf.o" --cgroup invalid --set type=7)
+id=$(load "$bpf/test/scripted.bpf.o" --cgroup invalid --set type=TYPE_MASK)
 file_pressure invalid "$file" 1
 refused=$(policy_field "$id" refused)
 [ "${refused:-0}" -gt 0 ]
@@ -155,17 +155,17 @@ tap_ok $? "invalid type refused and counted ($refused)"
 wait_state "$id" ejected
 tap_ok $? "a policy refused $refused times in a row is ejected"
 [ "$(policy_field "$id" exit_kind)" = invalid ] &&
-	grep -q "type hook returned 7" <<<"$(policy_field "$id" exit_msg)"
+	grep -q "choose_type hook returned 255" <<<"$(policy_field "$id" exit_msg)"
 tap_ok $? "its exit record says why ($(policy_field "$id" exit_msg))"
 unload_all
-id=$(load "$bpf/test/scripted.bpf.o" --cgroup invalid --set type=0)
+id=$(load "$bpf/test/scripted.bpf.o" --cgroup invalid --set type=ANON)
 file_pressure invalid "$file" 1
 [ "$(policy_field "$id" refused)" -gt 0 ]
 tap_ok $? "anon refused when the memcg cannot swap"
 unload_all
 
 # 9. A policy that stalls reclaim is ejected; nothing is OOM-killed.
-for bad in "budget=0" "isolate=48"; do
+for bad in "budget=0" "isolate=STOP"; do
 	remove_cgroup invalid
 	make_cgroup stall 64M 64M >/dev/null
 	id=$(load "$bpf/test/scripted.bpf.o" --cgroup stall --set $bad)

@@ -38,7 +38,7 @@ d = json.loads(sys.argv[1])
 by = {p["name"]: p for p in d["policies"] if p["state"] == "attached"}
 assert d["kernel_support"] is True
 assert by["budget"]["cgroup"] == "/right" and by["thrash_aging"]["cgroup"] == "/left"
-assert by["budget"]["counters"]["calls_budget"] > 0
+assert by["budget"]["counters"]["calls_scan_budget"] > 0
 PY
 tap_ok $? "status --json: both policies, counters of the one under pressure"
 out=$("$ctl" list)

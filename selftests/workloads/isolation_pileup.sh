@@ -67,16 +67,15 @@ for arm in "${arms[@]}"; do
 		echo n >/sys/kernel/mm/lru_gen/enabled
 	elif [ "$policy" != stock ]; then
 		"$ctl" load "$policy" --cgroup "$cg" "${knobs[@]}" >/dev/null || exit 1
-		id=$(awk '$1 ~ /^id=/ && / state=attached/ { sub("id=", "", $1); id = $1 } END { print id }' \
-			/sys/kernel/debug/mglru_ext/policies)
+		id=$("$ctl" status --json | python3 -c 'import json, sys
+print(max(p["id"] for p in json.load(sys.stdin)["policies"] if p["state"] == "attached"))')
 	fi
 	result=$(sh -c 'echo $$ >"$0/cgroup.procs"; exec "$@"' "$cg" \
 		"$anon_touch" "$anon_mb" "$threads" "$seconds" 2>/dev/null)
 	touches=$(awk '$1 == "touches" { print $2 }' <<<"$result")
 	throttles=0
 	if [ -n "$id" ]; then
-		throttles=$(awk -v id="id=$id" '$1 == id { for (i = 2; i <= NF; i++) if ($i ~ /^throttles=/) { sub("throttles=", "", $i); print $i } }' \
-			/sys/kernel/debug/mglru_ext/policies)
+		throttles=$(cat "/sys/kernel/mm/mglru_ext/policies/$id/counters/throttles")
 		"$ctl" unload --cgroup "$cg" >/dev/null
 	fi
 	ev() { awk -v k="$2" '$1 == k { print $2 }' "$cg/$1"; }

@@ -144,7 +144,7 @@ while :; do
 	echo "madv_random_thrash: t=${next}s of ${duration}s$progress" >&2
 done
 # what each policy decided
-cp /sys/kernel/debug/mglru_ext/policies "$out/policies.txt" 2>/dev/null
+"$ctl" status --json >"$out/policies.json" 2>/dev/null
 wait "${pids[@]}"
 
 # Join fio's per-5 s IOPS (summed over jobs) with the memcg samples.
