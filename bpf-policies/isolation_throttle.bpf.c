@@ -5,13 +5,11 @@
  * max_throttles, and budget.bpf.h's min_budget.
  *
  * The throttle is run on the budgeted loop (budget.bpf.h), as in the seed:
- * its v7 applies to the reworked reclaim loop of seed 000, not to 6.12's.
- * Measured on the bench kernel, 192 threads in 16 MiB: the throttle alone
- * on 6.12's loop was OOM-killed in 6 of 6 runs; on the budgeted loop,
- * 9 of 14 runs completed. Traces of the failures showed reclaim passes
- * with nothing to scan (nearly every folio isolated, aging held by another
- * reclaimer) returning empty in 0.2 ms until the charge gave up; with the
- * wait in those passes (isolation_wait()), 15 of 15 runs completed.
+ * its v7 applies to the reworked reclaim loop of seed 000, not to 6.12's,
+ * where passes that age give up before the throttle has anything to
+ * decide. It also waits in passes that find nothing to scan while folios
+ * are isolated (isolation_wait()): without that, the charge gives up in
+ * those passes within milliseconds and retries into an OOM kill.
  */
 #include "budget.bpf.h"
 #include "isolation_throttle.bpf.h"

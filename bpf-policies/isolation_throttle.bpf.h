@@ -21,9 +21,8 @@
  * here the knob noio_factor).
  *
  * The kernel also asks when a pass found nothing to scan while folios are
- * isolated (ctx->stock is then STOP); see isolation_wait(). That is the
- * state the seed's own patch never reaches a decision in, and where half
- * of the runs at 192 threads were OOM-killed without it.
+ * isolated (ctx->stock is then STOP); see isolation_wait(). That is a
+ * state the seed's own patch never reaches a decision in.
  */
 #ifndef ISOLATION_THROTTLE_BPF_H
 #define ISOLATION_THROTTLE_BPF_H
@@ -57,10 +56,9 @@ static __always_inline bool over_isolated(const struct mglru_ext_ctx *ctx,
  * within milliseconds, while the isolated folios are still under
  * writeback. Wait for them, as the classic LRU does, while more of a type
  * is isolated than left on its lists (wait_pct 100). At every priority:
- * stock would reclaim nothing here anyway. A lower bar, the generation
- * the throttle below uses, cost 10% of the work at 64 threads, where
- * stock survives; this one none (bench kernel, 41612 and 42001 touches
- * vs stock's 41976), and it got through 192 threads in 5 of 5 runs.
+ * stock would reclaim nothing here anyway. The bar is higher than the
+ * throttle's below (a generation): waiting that early also slows the
+ * light loads stock gets through on its own.
  */
 static __always_inline bool piled_up(const struct mglru_ext_ctx *ctx, int type)
 {

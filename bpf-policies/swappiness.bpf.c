@@ -7,38 +7,35 @@
  * MGLRU picks the type to evict with a refault-driven controller that
  * only reads swappiness as a gain: in the seed's pread() workload stock
  * 6.12 never swaps at any swappiness, while the classic LRU's anon share
- * of reclaim climbs from 0.15 at 10 to 0.77 at 190. Here each memcg gets
- * a target anon share of swappiness / 200, shifted by refault feedback as
- * get_scan_count() does with anon_cost and file_cost: the type whose
- * evicted folios come back more often is pressed less. Batches are then
- * dealt to keep the running split at that target.
+ * of reclaim climbs with it. Here each memcg gets a target anon share of
+ * swappiness / 200, shifted by refault feedback as get_scan_count() does
+ * with anon_cost and file_cost: the type whose evicted folios come back
+ * more often is pressed less. Batches are then dealt to keep the running
+ * split at that target.
  *
- * Dealing batches is not enough on its own. Measured in the seed's
- * workload (lru_gen of the memcg during the sweep): page cache read with
- * pread() is added to the oldest generation and recycled there, so stock
- * never ages; the anon pages, added a generation below the youngest and
- * promoted by every aging walk, all sit in the youngest generation, and the
- * oldest anon generation is empty. A batch dealt to anon then scans
- * nothing and falls back to file: anon share 0.00 at every swappiness. So
- * when anon is owed a batch and its oldest generation is empty, the policy
- * ages the memcg (at most once per min_aging_interval_ms): two or three
- * agings bring the anon pages not touched since the previous walk down to
- * the oldest generation, where eviction finds them in walk order, as the
- * classic LRU finds its inactive anon pages. The same holds the other way:
- * once file is down to MIN_NR_GENS generations (stock only ages on anon's
- * count) a file batch falls back to anon, which at swappiness 10 gave an
- * anon share of 0.56; a file batch with nothing to evict asks for aging
- * too.
+ * Dealing batches is not enough on its own. Page cache read with pread()
+ * is added to the oldest generation and recycled there, so stock never
+ * ages; the anon pages, added a generation below the youngest and
+ * promoted by every aging walk, all sit in the youngest generation, and
+ * the oldest anon generation is empty. A batch dealt to anon then scans
+ * nothing and falls back to file. So when anon is owed a batch and its
+ * oldest generation is empty, the policy ages the memcg (at most once per
+ * min_aging_interval_ms): two or three agings bring the anon pages not
+ * touched since the previous walk down to the oldest generation, where
+ * eviction finds them in walk order, as the classic LRU finds its
+ * inactive anon pages. The same holds the other way: once file is down to
+ * MIN_NR_GENS generations (stock only ages on anon's count) a file batch
+ * falls back to anon, so a file batch with nothing to evict asks for
+ * aging too.
  *
  * Knobs: feedback_permille, how much a fully refaulting type's pressure is
  * reduced (0 ignores refaults: the split is swappiness alone);
  * min_aging_interval_ms, the least time between two agings the policy asks
  * for (0: never ages, the split only deals what the generations offer).
- * The limit is in time, so it must be short next to how fast the memcg
- * reclaims: on the instruction-clocked bed a 64 MiB memcg evicts a
- * generation in well under 100 ms, and with 100 ms the anon share stayed
- * near 0.38 from swappiness 100 to 190 (starved anon batches fell back to
- * file); with 10 ms it was 0.04, 0.47, 0.93 at 10, 100, 190.
+ * The limit is in time, so it must be short next to how long the memcg
+ * takes to evict a generation, or starved anon batches fall back to file
+ * and the share stops following swappiness (docs/results.md, the
+ * swappiness section).
  */
 #include "policy.bpf.h"
 
@@ -51,8 +48,6 @@ MGLRU_EXT_KNOB(__u32, feedback_permille, 1000, 0, 10000,
 MGLRU_EXT_KNOB(
 	__u32, min_aging_interval_ms, 10, 0, 600000,
 	"least time between two agings for a type owed a batch with nothing to evict (0: never)");
-
-#define MAX_SWAPPINESS 200
 
 struct split {
 	__u64 batches[2];
@@ -116,7 +111,7 @@ s32 MGLRU_EXT_OP(swappiness_choose_type, const struct mglru_ext_ctx *rc)
 	/* refaults of one type push pressure toward the other */
 	anon_w = rc->swappiness * (1000 + refault_permille(rc, MGLRU_EXT_FILE) *
 						  feedback_permille / 1000);
-	file_w = (MAX_SWAPPINESS - rc->swappiness) *
+	file_w = (MGLRU_EXT_MAX_SWAPPINESS - rc->swappiness) *
 		 (1000 + refault_permille(rc, MGLRU_EXT_ANON) *
 				 feedback_permille / 1000);
 

@@ -8,8 +8,8 @@
  * generation, and so do its refaults. Stock MGLRU only ages when it runs
  * low on generations, which never happens here: eviction keeps recycling
  * the oldest generation while a cold file read once sits a generation
- * higher and is never evicted. The working set stays out of memory for
- * good (baseline: ~21k reads/s instead of ~250k, never recovering).
+ * higher and is never evicted, and the readers' working set stays out of
+ * memory for good.
  *
  * Where a page faulted in lands depends on the number of generations: with
  * three or fewer it is the oldest one, with four the second oldest. Once
@@ -19,53 +19,35 @@
  * (from three generations: one aging, then two that fold). The refaults
  * that follow land above, where the readers' working set builds up again,
  * while eviction works through the collapsed generation. Until that
- * generation is gone no more thrash aging is done.
+ * generation is gone no more thrash aging is done: aging on every
+ * thrashing window instead keeps folding, and a fold puts the folded
+ * folios where eviction starts, the readers' latest refaults among them.
  *
  * The collapse asks for MGLRU_EXT_AGE_FOLD_HEAD: the folded generations go
  * in at the head of the youngest one, so the cold file, which entered the
  * youngest generation, is evicted first. A stock fold puts them at the
- * tail, and eviction, one folio per refault once the memcg is full, went
- * through the readers' ~28000 older pages before the first cold page
- * (traced side by side: ~200 evictions/s, the cold file never left). On
- * the bench kernel, with the head fold: back to 70% of the pre-read rate
- * 10 s after the cold read alone; side by side with stock 20 s (cold file
- * down to 13 MiB) in one run, 65% at the end of the other. With the stock
- * fold: 25 s alone, 40-45 s or never side by side.
+ * tail, and eviction, one folio per refault once the memcg is full, goes
+ * through the readers' older pages before the first cold page.
  *
  * A read that is still going on when the collapse comes escapes it: the
  * collapse's agings walk the page tables, and a cold file read a second
  * time through a mapping with recency has young PTEs, so the walk lifts
- * it into the generation above the collapsed one (traced side by side:
- * 27-32k folios there 0.5 s after the collapse, the cold file never
- * evicted). So for the first collapse_check_windows windows of a hold,
- * when the generation above the collapsed one has grown larger than it,
- * everything is collapsed once more. And while holding, the collapsed
- * generation is evicted regardless of tier: the kernel's refault
- * feedback protects the higher tiers, where the readers' refaulted pages
- * raise the refault rate, and where a file read twice lands too.
- * Measured side by side with stock on the test kernel (100 s, cold read
- * at t=40): cold file 104, 9, 82 and 63 MiB cached at the end with both,
- * 120, 120, 113 and 120 without (stock: 120).
- *
- * Both halves matter, measured in the reproducer (256 MiB memcg, cold read
- * at t=30; pre-read 45-66k reads/s):
- * - aging on every thrashing window without a hold folded 21 times in
- *   70 s; a fold reverses the folded folios and puts them where eviction
- *   starts, so the readers' latest refaults were evicted first every
- *   other fold: 16-20k reads/s to the end, cold file 119/120 MiB cached;
- * - aging only without folds (twice in the run) left the cold file a
- *   generation above the readers' rebuilt set, which was evicted before
- *   it: 28-31k reads/s until t=85, 55k after, cold still cached.
+ * it into the generation above the collapsed one. So for the first
+ * collapse_check_windows windows of a hold, when the generation above the
+ * collapsed one has grown larger than it, everything is collapsed once
+ * more. And while holding, the collapsed generation is evicted regardless
+ * of tier: the kernel's refault feedback protects the higher tiers, where
+ * the readers' refaulted pages raise the refault rate, and where a file
+ * read twice lands too.
  *
  * The oldest generation is thrashing when, over a window of window_ms,
  * min_evictions or more folios of a type were evicted from it and
  * refaults made up refault_pct percent of them. The judgement is on the
  * rate in the window, not on the counters since the generation became the
  * oldest: a cold read evicts many folios at once before the refaults
- * start, and a ratio over the whole life of the generation would only
- * reach the threshold half a minute later. At most one aging per
- * min_interval_ms per memcg. A quiet system evicts nothing and never
- * triggers it.
+ * start, and a ratio over the whole life of the generation would reach
+ * the threshold much later. At most one aging per min_interval_ms per
+ * memcg. A quiet system evicts nothing and never triggers it.
  */
 #ifndef THRASH_AGING_BPF_H
 #define THRASH_AGING_BPF_H

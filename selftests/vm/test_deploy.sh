@@ -21,11 +21,14 @@ echo "+memory" >$cgroot/deploy/cgroup.subtree_control
 
 # current_policy CG: "ID NAME STATE" of the policy on cgroup CG, if any
 current_policy() {
-	local id
-	id=$(stat -c %i "$cgroot/$1") || return
-	awk -v c="cgroup_id=$id" '$3 == c && $4 != "state=detached" {
-		sub("id=", "", $1); sub("name=", "", $2); sub("state=", "", $4); l = $1 " " $2 " " $4 }
-		END { if (l) print l }' "$policies"
+	local cg d l=
+	cg=$(stat -c %i "$cgroot/$1") || return
+	for d in $(ls -d "$policies"/[0-9]* 2>/dev/null | sort -t/ -k7 -n); do
+		[ "$(cat "$d/cgroup_id" 2>/dev/null)" = "$cg" ] || continue
+		[ "$(cat "$d/state" 2>/dev/null)" = detached ] && continue
+		l="${d##*/} $(cat "$d/name") $(cat "$d/state")"
+	done
+	[ -z "$l" ] || echo "$l"
 }
 # wait_policy CG NAME [TENTHS]: wait until NAME is attached on CG
 wait_policy() {

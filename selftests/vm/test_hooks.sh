@@ -36,7 +36,7 @@ id=$(load "$bpf/test/scripted.bpf.o" --cgroup hooks)
 pressure hooks 4
 echo 0 >$tracing/tracing_on
 echo 0 >$tracing/events/mglru_ext/mglru_ext_decision/enable
-for h in budget type isolate aging; do
+for h in scan_budget choose_type isolate aging; do
 	n=$(policy_field "$id" calls_$h)
 	[ "${n:-0}" -gt 0 ]
 	tap_ok $? "hook $h called under pressure ($n calls)"
