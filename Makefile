@@ -67,7 +67,7 @@ CFLAGS_USER := -O2 -g -Wall -Wextra -Werror -std=gnu11 -I$(REPO)/include
 BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-I$(BUILD)/include -I$(LIBBPF_INC) -I$(REPO)/include -I$(REPO)/bpf-policies
 
-.PHONY: install uninstall sdk-stage all deps kernel kernel-stock kernel-debug kernel-bench tools policies loader workloads \
+.PHONY: install uninstall sdk-stage kselftests all deps kernel kernel-stock kernel-debug kernel-bench tools policies loader workloads \
 	check check-host check-vm check-debug demo bench vm-shell fuzz checkpatch check-series format clean
 
 all: policies loader
@@ -189,7 +189,7 @@ $(MGLRUCTL): $(LOADER_CMD_SRCS) $(LOADER_LIB) $(LOADER_HDRS) $(LIBBPF_A)
 		$(LOADER_LIB) $(LIBBPF_A) $(LOADER_LIBS)
 
 # Tests.
-check: $(KSTAMP) policies loader workloads $(BPFTOOL) $(TEST_PARSE) $(WARN_KO) $(ATTACH_STORM) sdk-stage
+check: $(KSTAMP) policies loader workloads $(BPFTOOL) $(TEST_PARSE) $(WARN_KO) $(ATTACH_STORM) sdk-stage kselftests
 	@selftests/check.sh --kernel $(BZIMAGE)
 
 $(TEST_PARSE): selftests/host/test_parse.c $(LOADER_LIB) $(LOADER_HDRS) $(LIBBPF_A)
@@ -203,7 +203,7 @@ format: $(KSTAMP_SOURCE)
 check-host: $(TEST_PARSE) loader policies
 	@selftests/host/run.sh
 
-check-vm: $(KSTAMP) policies loader workloads $(BPFTOOL) $(WARN_KO) $(ATTACH_STORM) sdk-stage
+check-vm: $(KSTAMP) policies loader workloads $(BPFTOOL) $(WARN_KO) $(ATTACH_STORM) sdk-stage kselftests
 	@selftests/run-vm-tests.sh --kernel $(BZIMAGE) $(TESTS)
 
 # The safety tests on the KASAN + lockdep + DEBUG_LIST/VM kernel: slower
@@ -259,6 +259,14 @@ install: $(MGLRUCTL) $(POLICY_OBJS)
 # policy against the installed SDK: the guest copies it out of the
 # checkout (its tree is read-only there, and nothing must come from it).
 SDK_STAGE := $(BUILD)/sdk
+# The series' own selftests (tools/testing/selftests/mglru_ext, its last
+# patch), built here against the test kernel for the guest to run
+# (selftests/vm/test_kselftests.sh): run_tests there, with the same
+# variables, finds them up to date and only runs them.
+KSELFTEST_DIR := $(KSRC)/tools/testing/selftests/mglru_ext
+kselftests: $(KSTAMP_PATCHED) $(BPFTOOL)
+	MAKEFLAGS= $(MAKE) -s -C $(KSELFTEST_DIR) VMLINUX_BTF=$(BUILD)/kernel/patched/vmlinux BPFTOOL=$(BPFTOOL)
+
 sdk-stage: $(MGLRUCTL) $(POLICY_OBJS)
 	rm -rf $(SDK_STAGE)
 	$(MAKE) -s install DESTDIR=$(SDK_STAGE) PREFIX=/usr

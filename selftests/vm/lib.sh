@@ -77,12 +77,9 @@ policy_field() {
 
 # policy_id NAME: the id of the newest policy called NAME
 policy_id() {
-	local d id=
-	for d in "$policies"/*; do
-		[ "$(cat "$d/name" 2>/dev/null)" = "$1" ] || continue
-		[ -z "$id" ] || [ "${d##*/}" -gt "$id" ] && id=${d##*/}
-	done
-	echo "$id"
+	local f
+	f=$(grep -lx "$1" "$policies"/*/name 2>/dev/null | sort -t/ -k7 -n | tail -1)
+	[ -z "$f" ] || basename "$(dirname "$f")"
 }
 
 # calls ID: total hook calls of policy ID

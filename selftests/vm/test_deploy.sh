@@ -20,13 +20,15 @@ make_cgroup deploy max >/dev/null
 echo "+memory" >$cgroot/deploy/cgroup.subtree_control
 
 # current_policy CG: "ID NAME STATE" of the policy on cgroup CG, if any
+# (one grep over the status directories: the loop below polls it)
 current_policy() {
-	local cg d l=
+	local cg f d state l=
 	cg=$(stat -c %i "$cgroot/$1") || return
-	for d in $(ls -d "$policies"/[0-9]* 2>/dev/null | sort -t/ -k7 -n); do
-		[ "$(cat "$d/cgroup_id" 2>/dev/null)" = "$cg" ] || continue
-		[ "$(cat "$d/state" 2>/dev/null)" = detached ] && continue
-		l="${d##*/} $(cat "$d/name") $(cat "$d/state")"
+	for f in $(grep -lx "$cg" "$policies"/*/cgroup_id 2>/dev/null | sort -t/ -k7 -n); do
+		d=${f%/cgroup_id}
+		state=$(cat "$d/state" 2>/dev/null)
+		[ -n "$state" ] && [ "$state" != detached ] || continue
+		l="${d##*/} $(cat "$d/name") $state"
 	done
 	[ -z "$l" ] || echo "$l"
 }
@@ -275,15 +277,14 @@ cat >/run/mypolicy/file_first.bpf.c <<'EOF'
 
 MGLRU_EXT_POLICY_DESC("file first, built against the installed SDK");
 
-MGLRU_EXT_HOOK(s32, file_first_type)
+s32 MGLRU_EXT_OP(file_first_type, const struct mglru_ext_ctx *rc)
 {
-	if (ctx->lru[MGLRU_EXT_FILE].evictable >= 32)
+	if (rc->lru[MGLRU_EXT_FILE].evictable >= 32)
 		return MGLRU_EXT_FILE;
-	return ctx->stock;
+	return rc->stock;
 }
 
-SEC(".struct_ops.link")
-struct mglru_ext_ops file_first_ops = {
+MGLRU_EXT_OPS_DEFINE(file_first_ops) = {
 	.choose_type = (void *)file_first_type,
 	.name = "file_first",
 };
