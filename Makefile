@@ -265,7 +265,8 @@ SDK_STAGE := $(BUILD)/sdk
 # variables, finds them up to date and only runs them.
 KSELFTEST_DIR := $(KSRC)/tools/testing/selftests/mglru_ext
 kselftests: $(KSTAMP_PATCHED) $(BPFTOOL)
-	MAKEFLAGS= $(MAKE) -s -C $(KSELFTEST_DIR) VMLINUX_BTF=$(BUILD)/kernel/patched/vmlinux BPFTOOL=$(BPFTOOL)
+	MAKEFLAGS= $(MAKE) -s -C $(KSELFTEST_DIR) OUTPUT=$(KSELFTEST_DIR) \
+		VMLINUX_BTF=$(BUILD)/kernel/patched/vmlinux BPFTOOL=$(BPFTOOL)
 
 sdk-stage: $(MGLRUCTL) $(POLICY_OBJS)
 	rm -rf $(SDK_STAGE)
