@@ -19,24 +19,33 @@ mkdir -p /run/tmp
 make_cgroup deploy max >/dev/null
 echo "+memory" >$cgroot/deploy/cgroup.subtree_control
 
-# current_policy CG: "ID NAME STATE" of the policy on cgroup CG, if any
-# (one grep over the status directories: the loop below polls it)
+# policy_on_cg_id ID: "ID NAME STATE" of the newest policy on the cgroup
+# with id ID that is not a record, if any. One awk over the status
+# files: wait_policy polls it, and every process costs on this guest.
+policy_on_cg_id() {
+	awk -v cg="$1" '{
+		n = split(FILENAME, p, "/"); v[p[n - 1], p[n]] = $0; ids[p[n - 1]] = 1
+	} END {
+		for (id in ids)
+			if (v[id, "cgroup_id"] == cg && v[id, "state"] != "detached" &&
+			    (best == "" || id + 0 > best + 0))
+				best = id
+		if (best != "") print best, v[best, "name"], v[best, "state"]
+	}' "$policies"/*/cgroup_id "$policies"/*/state "$policies"/*/name 2>/dev/null
+}
+# current_policy CG: the same for cgroup CG
 current_policy() {
-	local cg f d state l=
+	local cg
 	cg=$(stat -c %i "$cgroot/$1") || return
-	for f in $(grep -lx "$cg" "$policies"/*/cgroup_id 2>/dev/null | sort -t/ -k7 -n); do
-		d=${f%/cgroup_id}
-		state=$(cat "$d/state" 2>/dev/null)
-		[ -n "$state" ] && [ "$state" != detached ] || continue
-		l="${d##*/} $(cat "$d/name") $state"
-	done
-	[ -z "$l" ] || echo "$l"
+	policy_on_cg_id "$cg"
 }
 # wait_policy CG NAME [TENTHS]: wait until NAME is attached on CG
 wait_policy() {
-	local i
+	local i cg l
+	cg=$(stat -c %i "$cgroot/$1") || return 1
 	for i in $(seq "${3:-50}"); do
-		[ "$(current_policy "$1" | awk '{ print $2, $3 }')" = "$2 attached" ] && return 0
+		l=$(policy_on_cg_id "$cg")
+		[ "${l#* }" = "$2 attached" ] && return 0
 		sleep 0.1
 	done
 	return 1
