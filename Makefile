@@ -67,7 +67,7 @@ CFLAGS_USER := -O2 -g -Wall -Wextra -Werror -std=gnu11 -I$(REPO)/include
 BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-I$(BUILD)/include -I$(LIBBPF_INC) -I$(REPO)/include -I$(REPO)/bpf-policies
 
-.PHONY: install uninstall sdk-stage kselftests all deps kernel kernel-stock kernel-debug kernel-bench tools policies loader workloads \
+.PHONY: check-policies install uninstall sdk-stage kselftests all deps kernel kernel-stock kernel-debug kernel-bench tools policies loader workloads \
 	check check-host check-vm check-debug demo bench vm-shell fuzz checkpatch check-series format clean
 
 all: policies loader
@@ -145,7 +145,7 @@ $(BUILD)/bpf/test/%.bpf.o: selftests/policies/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $
 loader: $(MGLRUCTL)
 
 WORKLOAD_BINS := $(BUILD)/bin/anon_touch $(BUILD)/bin/file_anon_mix $(BUILD)/bin/anon_file_lockstep \
-	$(BUILD)/bin/reclaim_load
+	$(BUILD)/bin/reclaim_load $(BUILD)/bin/thrash_load
 
 # A module that WARNs on load, for the VM runner's own tests, built out of
 # tree against the patched kernel.
@@ -167,9 +167,13 @@ $(ATTACH_STORM): selftests/tools/attach_storm.c $(LOADER_LIB) $(LOADER_HDRS) $(L
 
 # Static: the bed copies it to tmpfs, and nothing of it is read over 9p
 # while it is measured.
-$(BUILD)/bin/reclaim_load: selftests/workloads/reclaim_load.c
+$(BUILD)/bin/reclaim_load: selftests/workloads/reclaim_load.c selftests/workloads/bed_load.h
 	@mkdir -p $(dir $@)
 	gcc $(CFLAGS_USER) -static -o $@ $<
+
+$(BUILD)/bin/thrash_load: selftests/workloads/thrash_load.c selftests/workloads/bed_load.h
+	@mkdir -p $(dir $@)
+	gcc $(CFLAGS_USER) -static -o $@ $< -lm
 
 $(BUILD)/bin/%: selftests/workloads/%.c
 	@mkdir -p $(dir $@)
@@ -205,6 +209,12 @@ check-host: $(TEST_PARSE) loader policies
 
 check-vm: $(KSTAMP) policies loader workloads $(BPFTOOL) $(WARN_KO) $(ATTACH_STORM) sdk-stage kselftests
 	@selftests/run-vm-tests.sh --kernel $(BZIMAGE) $(TESTS)
+
+# Each policy against stock on its seed's workload, on the bed and the
+# benchmark kernel (selftests/vm/test_policies.sh). Not in check: longer
+# than its budget.
+check-policies: $(KSTAMP_BENCH) policies loader workloads $(BPFTOOL)
+	@selftests/run-vm-tests.sh --kernel $(BZIMAGE_BENCH) --guest-only test_policies
 
 # The safety tests on the KASAN + lockdep + DEBUG_LIST/VM kernel: slower
 # than check, not run by CI. Under TCG that kernel is so slow that the

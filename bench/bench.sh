@@ -12,7 +12,7 @@
 # Usage: bench.sh [--report] [WORKLOAD...]   (default: all of thrash pileup
 #        swappiness mix overhead hooks iteration)
 # --report writes the sections of the named workloads (overhead,
-# swappiness) again from the last run's data under build/bench, without
+# swappiness, thrash, pileup) again from the last run's data under build/bench, without
 # running anything.
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,50 +58,77 @@ section() {
 }
 
 bench_thrash() {
-	local d=$out/thrash
-	echo "bench: madv_random_thrash, stock and thrash_aging side by side, then classic LRU and thrash_aging alone"
-	# The classic LRU is a global switch, so it runs alone; thrash_aging
-	# alone is the like-for-like comparison with it (side by side, the two
-	# memcgs share the two vCPUs and the policy's memcg refaults slower).
-	vm "$patched" "$d" bash -c '
-		selftests/workloads/madv_random_thrash.sh --out /run/results \
-			--arm stock=stock --arm thrash_aging=thrash_aging &&
-		selftests/workloads/madv_random_thrash.sh --out /run/results \
-			--arm classic=classic &&
-		selftests/workloads/madv_random_thrash.sh --out /run/results \
-			--arm thrash_aging_alone=thrash_aging'
+	local d=$out/thrash reps=${THRASH_REPS:-3} cold_at=15 duration=60
+	if [ $report_only = 0 ]; then
+		echo "bench: madv_random_thrash, $reps runs each: stock and thrash_aging side by side; classic LRU and thrash_aging alone"
+		# Two guests, one per core. One runs stock and thrash_aging side
+		# by side in sibling memcgs; the classic LRU is a global switch,
+		# so the other runs it alone, and thrash_aging alone after it as
+		# the like-for-like comparison (side by side, the arms share the
+		# one vCPU).
+		vm "$patched" "$d/side" bash -c '
+			for rep in $(seq '"$reps"'); do
+				selftests/workloads/madv_random_thrash.sh --out /run/results/$rep \
+					--duration '"$duration"' --cold-at '"$cold_at"' \
+					--arm stock=stock --arm thrash_aging=thrash_aging || exit 1
+			done' &
+		vm "$patched" "$d/alone" bash -c '
+			for rep in $(seq '"$reps"'); do
+				for arm in classic=classic thrash_aging_alone=thrash_aging; do
+					selftests/workloads/madv_random_thrash.sh --out /run/results/$rep \
+						--duration '"$duration"' --cold-at '"$cold_at"' --arm $arm || exit 1
+				done
+			done'
+		wait
+		echo "$where" >"$d/where"
+	fi
 	{
-		echo "## madv_random_thrash (seed 001): reads/s of MADV_RANDOM readers, cold file at t=40 s"
+		echo "## madv_random_thrash (seed 001): MADV_RANDOM readers after a cold file read"
 		echo
-		echo "stock and thrash_aging side by side in one guest; classic and thrash_aging_alone each alone."
+		echo "Per arm a 128 MiB memcg without swap: 2 readers of a 100 MiB file through an MADV_RANDOM"
+		echo "mapping (zipf 0.8 page choice, the file read once in order first), and at t=$cold_at s a 60 MiB"
+		echo "cold file read twice through a normal mapping (thrash_load; both files random bytes on the"
+		echo "zram scratch disk). Reads/s per virtual second; \"back to 70%\": the first second after the"
+		echo "drop from which the readers keep at least 70% of their rate over the $((10)) s before the cold"
+		echo "read for 3 samples. stock and thrash_aging ran side by side (one vCPU shared by both arms);"
+		echo "classic and thrash_aging_alone each alone, one after the other in a second guest; $reps runs each."
 		echo
-		python3 "$repo/bench/summarize_thrash.py" "$d" 40 stock thrash_aging classic thrash_aging_alone
+		python3 "$repo/bench/summarize_thrash.py" "$cold_at" "$d/thrash.png" "$d"/side/[0-9]* "$d"/alone/[0-9]*
 		echo
-	} | section thrash
+	} | section thrash "$(cat "$d/where" 2>/dev/null || echo "$where")"
 }
 
 bench_pileup() {
-	local d=$out/pileup
-	echo "bench: isolation_pileup, 192 threads, stock, isolation_throttle, then classic LRU"
-	vm "$patched" "$d" selftests/workloads/isolation_pileup.sh --out /run/results \
-		--arm stock=stock --arm isolation_throttle=isolation_throttle --arm classic=classic \
-		--threads 192 --seconds 30
+	local d=$out/pileup reps=${PILEUP_REPS:-3}
+	if [ $report_only = 0 ]; then
+		echo "bench: isolation_pileup, $reps runs each: 192 threads (stock, isolation_throttle, classic LRU), 64 threads (stock, isolation_throttle)"
+		# Two guests, one per thread count; the arms one after the
+		# other (they share the swap device).
+		vm "$patched" "$d/192" bash -c '
+			for rep in $(seq '"$reps"'); do
+				selftests/workloads/isolation_pileup.sh --out /run/results/$rep \
+					--threads 192 --seconds 30 --arm stock=stock \
+					--arm isolation_throttle=isolation_throttle --arm classic=classic || exit 1
+			done' &
+		vm "$patched" "$d/64" bash -c '
+			for rep in $(seq '"$reps"'); do
+				selftests/workloads/isolation_pileup.sh --out /run/results/$rep \
+					--threads 64 --seconds 30 --arm stock=stock \
+					--arm isolation_throttle=isolation_throttle || exit 1
+			done'
+		wait
+		echo "$where" >"$d/where"
+	fi
 	{
-		echo "## isolation_pileup (seed 003): 192 threads, 48 MiB in a 16 MiB memcg, swap on dm-delay"
+		echo "## isolation_pileup (seed 003): anon write-touchers in a 16 MiB memcg, swap on dm-delay"
 		echo
-		python3 - "$d/pileup.csv" <<'PY'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-print("| arm | touches | OOM kills | memcg oom events | throttles | pgscan | pgsteal |")
-print("|---|---|---|---|---|---|---|")
-for r in rows:
-    print(f"| {r['arm']} | {r['touches']} | {r['oom_kill']} | {r['oom']} | {r['throttles']} | {r['pgscan']} | {r['pgsteal']} |")
-by = {r["arm"]: r for r in rows}
-if "stock" in by and "isolation_throttle" in by and int(by["stock"]["touches"]):
-    print(f"\nwork done, isolation_throttle / stock: {int(by['isolation_throttle']['touches']) / int(by['stock']['touches']):.2f}")
-PY
+		echo "N threads write-touching random pages of a 48 MiB buffer for 30 virtual s in a 16 MiB memcg,"
+		echo "swap on dm-delay (50 ms) over zram in the guest; the arms one after the other, $reps runs each."
+		echo "Touches are the work done; an OOM kill ends the process before it reports, so a killed run counts 0."
 		echo
-	} | section pileup
+		python3 "$repo/bench/summarize_pileup.py" "$d"/*/[0-9]*/pileup.csv
+		echo
+	} | section pileup "$(cat "$d/where" 2>/dev/null || echo "$where")"
 }
 
 bench_swappiness() {
@@ -294,8 +321,9 @@ bench_iteration() {
 }
 
 for w in "${workloads[@]}"; do
-	if [ $report_only = 1 ] && [ "$w" != overhead ] && [ "$w" != swappiness ]; then
-		echo "bench: --report knows overhead and swappiness, not '$w'" >&2
+	if [ $report_only = 1 ] && [ "$w" != overhead ] && [ "$w" != swappiness ] && [ "$w" != thrash ] &&
+		[ "$w" != pileup ]; then
+		echo "bench: --report knows overhead, swappiness, thrash and pileup, not '$w'" >&2
 		exit 2
 	fi
 	"bench_$w"

@@ -1,29 +1,41 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Summarize madv_random_thrash runs: one row per arm, side by side.
+"""Summarize madv_random_thrash runs: every run, then each arm over its runs.
 
-Usage: summarize_thrash.py DIR COLD_AT ARM...
-Reads DIR/ARM.csv (t,iops,majflt_s,refault_s,activate_s,vec_mb,cold_mb),
-prints a Markdown table and writes DIR/summary.md and DIR/thrash.png.
+Usage: summarize_thrash.py COLD_AT PLOT RUN_DIR...
+Each RUN_DIR holds one run's ARM.csv (t,reads_s,refault_s,vec_mb,cold_mb)
+and ARM.result files; runs of the same arm in several RUN_DIRs are its
+repetitions. Prints Markdown tables; writes PLOT (PNG) from the first
+RUN_DIR that has each arm.
 """
 import csv
+import glob
 import os
+import statistics
 import subprocess
 import sys
-
-
-def load(path):
-    with open(path) as f:
-        rows = [{k: int(v) for k, v in row.items()} for row in csv.DictReader(f)]
-    # fio has stopped by the last sample: it logged no reads in that window
-    while rows and rows[-1]["iops"] == 0:
-        rows.pop()
-    return rows
-
 
 # The issue's target: back to 70% of the pre-read rate (classic LRU's
 # recovery in the seed's reproducer).
 RECOVERED = 0.7
+# the pre-read rate: the mean over this many seconds before the cold read
+BEFORE_S = 10
+# a recovery must hold for this many samples (or to the end of the run)
+HOLD = 3
+
+
+def load(path):
+    with open(path) as f:
+        return [{k: float(v) for k, v in row.items()} for row in csv.DictReader(f)]
+
+
+def result(path):
+    values = {}
+    if os.path.exists(path):
+        for line in open(path):
+            key, _, value = line.partition(" ")
+            values[key] = int(value)
+    return values
 
 
 def mean(values):
@@ -31,73 +43,114 @@ def mean(values):
 
 
 def summarize(rows, cold_at):
-    before = [r["iops"] for r in rows if cold_at - 20 < r["t"] <= cold_at]
-    after = rows[-6:]
-    base = mean(before)
-    recovered = "never"
-    for r in rows:
-        # recovered: back to RECOVERED of the IOPS it had before the cold read
-        if r["t"] > cold_at + 5 and base and r["iops"] >= RECOVERED * base:
-            recovered = f"{r['t'] - cold_at} s"
-            break
+    """The run's figures; recover is seconds after the cold read or None."""
+    before = mean([r["reads_s"] for r in rows if cold_at - BEFORE_S < r["t"] <= cold_at])
+    after = [r for r in rows if r["t"] > cold_at]
+    low = [i for i, r in enumerate(after) if r["reads_s"] < RECOVERED * before]
+    recover = 0.0 if not low else None
+    if low:
+        for i in range(low[0], len(after)):
+            window = after[i:i + HOLD]
+            if all(r["reads_s"] >= RECOVERED * before for r in window):
+                recover = after[i]["t"] - cold_at
+                break
+    end = rows[-5:]
     return {
-        "before": base,
-        "after": mean([r["iops"] for r in after]),
-        "recover": recovered,
-        "refault_after": mean([r["refault_s"] for r in after]),
+        "before": before,
+        "end": mean([r["reads_s"] for r in end]),
+        "trough": min((r["reads_s"] for r in after), default=0),
+        "recover": recover,
+        "refault_end": mean([r["refault_s"] for r in end]),
         "cold_mb": rows[-1]["cold_mb"] if rows else 0,
         "vec_mb": rows[-1]["vec_mb"] if rows else 0,
+        "duration": rows[-1]["t"] if rows else 0,
     }
 
 
-def plot(out_dir, arms, cold_at):
-    script = os.path.join(out_dir, "thrash.gp")
+def runs(run_dirs, cold_at):
+    """(arm, run_dir, summary, result) for every arm of every run, in order."""
+    found = []
+    for d in run_dirs:
+        for path in sorted(glob.glob(os.path.join(d, "*.csv"))):
+            arm = os.path.basename(path)[:-4]
+            found.append((arm, d, summarize(load(path), cold_at),
+                          result(os.path.join(d, arm + ".result"))))
+    return found
 
-    def series(column):
-        return ", ".join(
-            f"'{out_dir}/{arm}.csv' using 1:{column} every ::1 with linespoints title '{arm}'"
-            for arm in arms)
 
-    # reads/s on top, the file refaults behind them below, same time axis
+def fmt_recover(s):
+    return "never" if s is None else f"{s:.0f} s"
+
+
+def spread(values, unit=""):
+    """median (min-max), or the one value"""
+    if not values:
+        return "-"
+    med = statistics.median(values)
+    if min(values) == max(values):
+        return f"{med:.0f}{unit}"
+    return f"{med:.0f}{unit} ({min(values):.0f}-{max(values):.0f})"
+
+
+def plot(path, series, cold_at):
+    script = path[:-4] + ".gp"
+
+    def lines(column):
+        return ", ".join(f"'{csv_path}' using 1:{column} every ::1 with lines title '{arm}'"
+                         for arm, csv_path in series)
+
     with open(script, "w") as f:
         f.write(f"""set datafile separator ','
 set terminal pngcairo size 900,750 noenhanced
-set output '{out_dir}/thrash.png'
-set multiplot layout 2,1 title 'MADV_RANDOM readers, cold file read at t={cold_at} s (madv_random_thrash)'
-set xlabel 'time (s)'
+set output '{path}'
+set multiplot layout 2,1 title 'MADV_RANDOM readers, cold file read at t={cold_at} s (madv_random_thrash, first run of each arm)'
+set xlabel 'virtual time (s)'
 set arrow from {cold_at}, graph 0 to {cold_at}, graph 1 nohead dashtype 2
 set key top right
-set ylabel 'vec reads/s (fio, all jobs)'
-plot {series(2)}
+set ylabel 'vec reads/s (all readers)'
+plot {lines(2)}
 set ylabel 'file refaults/s (memcg)'
-plot {series(4)}
+plot {lines(3)}
 unset multiplot
 """)
     try:
         subprocess.run(["gnuplot", script], check=True)
-        return f"{out_dir}/thrash.png"
+        return path
     except (OSError, subprocess.CalledProcessError):
         return None
 
 
 def main():
-    out_dir, cold_at, arms = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-    lines = [
-        "| arm | reads/s before cold read | reads/s at the end | recovers in | "
-        "file refaults/s at the end | cold MB cached | vec MB cached |",
-        "|---|---|---|---|---|---|---|",
-    ]
+    cold_at, png, run_dirs = float(sys.argv[1]), sys.argv[2], sys.argv[3:]
+    found = runs(run_dirs, cold_at)
+    print("| arm | run | reads/s before | lowest after | reads/s at the end | back to 70% | "
+          "file refaults/s at the end | cold MiB cached | vec MiB cached | OOM kills |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    arms = []
+    for arm, d, s, r in found:
+        if arm not in arms:
+            arms.append(arm)
+        print(f"| {arm} | {os.path.relpath(d, os.path.dirname(run_dirs[0].rstrip('/')))} | "
+              f"{s['before']:.0f} | {s['trough']:.0f} | {s['end']:.0f} | {fmt_recover(s['recover'])} | "
+              f"{s['refault_end']:.0f} | {s['cold_mb']:.0f} | {s['vec_mb']:.0f} | {r.get('oom_kill', '?')} |")
+    print()
+    print("| arm | runs | back to 70% (median, range) | never back | end / before | "
+          "cold MiB cached at the end | OOM kills |")
+    print("|---|---|---|---|---|---|---|")
     for arm in arms:
-        s = summarize(load(os.path.join(out_dir, f"{arm}.csv")), cold_at)
-        lines.append(
-            f"| {arm} | {s['before']:.0f} | {s['after']:.0f} | {s['recover']} | "
-            f"{s['refault_after']:.0f} | {s['cold_mb']} | {s['vec_mb']} |")
-    table = "\n".join(lines)
-    png = plot(out_dir, arms, cold_at)
-    with open(os.path.join(out_dir, "summary.md"), "w") as f:
-        f.write(table + "\n")
-    print(table)
-    if png:
+        mine = [(s, r) for a, _, s, r in found if a == arm]
+        back = [s["recover"] for s, _ in mine if s["recover"] is not None]
+        ratio = [s["end"] / s["before"] for s, _ in mine if s["before"]]
+        ratio_text = (f"{statistics.median(ratio):.2f} ({min(ratio):.2f}-{max(ratio):.2f})"
+                      if ratio else "-")
+        print(f"| {arm} | {len(mine)} | {spread(back, ' s')} | {len(mine) - len(back)} | "
+              f"{ratio_text} | {spread([s['cold_mb'] for s, _ in mine], ' MiB')} | "
+              f"{sum(r.get('oom_kill', 0) for _, r in mine)} |")
+    series = []
+    for arm in arms:
+        first = next(d for a, d, _, _ in found if a == arm)
+        series.append((arm, os.path.join(first, arm + ".csv")))
+    if plot(png, series, cold_at):
         print(f"\nplot: {png}")
 
 

@@ -5,5 +5,5 @@
 # which checkpatch checks.
 cd "$(dirname "$0")/.." || exit 1
 ls loader/*.[ch] include/*.h bpf-policies/*.[ch] selftests/policies/*.c \
-	selftests/host/*.c selftests/workloads/*.c selftests/tools/*.c \
+	selftests/host/*.c selftests/workloads/*.[ch] selftests/tools/*.c \
 	selftests/fuzz/*.c selftests/kmod/*.c 2>/dev/null

@@ -3,7 +3,8 @@
 #
 # Host side of the VM selftests: the runner's own tests, then one boot of
 # the patched kernel running every guest suite (selftests/vm/run-all.sh),
-# then one instruction-clocked boot for the bed's own check (test_bed).
+# then one instruction-clocked boot for the bed's own check (test_bed) and,
+# when named, the policies' acceptance tests (test_policies).
 # A guest log with a kernel bug fails the run whatever the tests said.
 # Usage: run-vm-tests.sh [--kernel BZIMAGE] [--guest-only] [TEST...]
 # --guest-only skips the runner's tests (they load a module built for the
@@ -38,8 +39,8 @@ if [ $guest_only = 0 ]; then
 	add "$out"
 fi
 
-# test_bed needs the instruction clock: it gets a boot of its own. The
-# other suites run in one wall-clock boot with two vCPUs.
+# test_bed and test_policies need the instruction clock: they get a boot of
+# their own. The other suites run in one wall-clock boot with two vCPUs.
 wall_tests=()
 bed_tests=()
 if [ $# -eq 0 ]; then
@@ -47,7 +48,7 @@ if [ $# -eq 0 ]; then
 fi
 for t in "$@"; do
 	case ${t%.sh} in
-	test_bed) bed_tests+=(test_bed) ;;
+	test_bed | test_policies) bed_tests+=("${t%.sh}") ;;
 	*) wall_tests+=("$t") ;;
 	esac
 done
@@ -57,7 +58,9 @@ guest_boot() { # CLOCK TEST...
 	shift
 	results=$(mktemp -d "$repo/build/vm/check.XXXXXX" 2>/dev/null ||
 		{ mkdir -p "$repo/build/vm"; mktemp -d "$repo/build/vm/check.XXXXXX"; })
+	# the bed's memory is the benchmarks' (bench/bench.sh)
 	"$repo/selftests/vm-run.sh" "${kernel_args[@]}" --clock "$clock" --results "$results" \
+		--mem "$([ "$clock" = instructions ] && echo 1536M || echo 1G)" \
 		--timeout "${VM_TIMEOUT:-2400}" -- selftests/vm/run-all.sh "$@"
 	rc=$?
 	if [ -s "$results/totals" ]; then

@@ -72,6 +72,7 @@ cases=(
 	"throttle forever|isolate=THROTTLE|stall"
 	"isolate nothing|isolate=GO|invalid"
 	"age on every call|aging=AGE_NOW|obeyed"
+	"fold to the head on every call|aging=AGE_FOLD_HEAD|obeyed"
 	"never age|aging=AGE_SKIP|no_aging"
 	"long hooks (100000-iteration loop)|spin=100000|obeyed"
 )

@@ -13,8 +13,8 @@
 # at 160 MiB both stock and budget are OOM-killed.
 #
 # Runs in the guest. Each --arm NAME=POLICY gets its own sibling memcg and
-# its own file, all at once; "classic" (lru_gen off, global) runs alone.
-# POLICY: a shipped policy, a .bpf.o, "stock" or "classic".
+# its own file, all at once; arms as in selftests/lib/arms.sh (a classic
+# arm runs alone).
 #
 # Usage: file_anon_mix.sh --out DIR [--arm NAME=POLICY]... [--seconds S]
 #        [--memcg-mb MB] [--file-mb MB] [--file-workers N] [--anon-workers N]
@@ -24,7 +24,7 @@
 #        its limit and reclaimed)
 set -u
 repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
-ctl=$repo/build/bin/mglructl
+. "$repo/selftests/lib/arms.sh"
 mix=$repo/build/bin/file_anon_mix
 scratch=${MGLRU_SCRATCH:-/run/scratch}
 
@@ -54,31 +54,19 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$out" ] || { echo "file_anon_mix: --out DIR is required" >&2; exit 2; }
 [ ${#arms[@]} -gt 0 ] || arms=(stock=stock)
-for arm in "${arms[@]}"; do
-	if [ "${arm#*=}" = classic ] && [ ${#arms[@]} -gt 1 ]; then
-		echo "file_anon_mix: the classic arm is global and runs alone" >&2
-		exit 2
-	fi
-done
+arm_alone "${arms[@]}" || exit 2
 mkdir -p "$out"
 memstat() { awk -v k="$2" '$1 == k { print $2 }' "$1/memory.stat"; }
 
 echo y >/sys/kernel/mm/lru_gen/enabled
 for arm in "${arms[@]}"; do
-	name=${arm%%=*}
-	policy=${arm#*=}
-	file=$scratch/mix-$name.bin
+	arm_parse "$arm"
+	file=$scratch/mix-$arm_name.bin
 	[ -f "$file" ] || dd if=/dev/zero of="$file" bs=1M count="$file_mb" conv=fsync status=none
 	dd if="$file" iflag=nocache count=0 status=none
-	cg=/sys/fs/cgroup/mix-$name
-	mkdir -p "$cg"
-	echo $((memcg_mb << 20)) >"$cg/memory.max"
-	echo 0 >"$cg/memory.swap.max"
-	case $policy in
-	stock) ;;
-	classic) echo n >/sys/kernel/mm/lru_gen/enabled ;;
-	*) "$ctl" load "$policy" --cgroup "$cg" >/dev/null || exit 1 ;;
-	esac
+	cg=/sys/fs/cgroup/mix-$arm_name
+	arm_remove "$cg"
+	arm_memcg "$cg" "$memcg_mb" 0 && arm_attach "$cg" || exit 1
 done
 
 echo "file_anon_mix: ${#arms[@]} arm(s), ${seconds}s, ${file_workers}x${file_mb} MiB file readers + ${anon_workers}x${anon_mb} MiB anon in ${memcg_mb} MiB" >&2
@@ -92,19 +80,14 @@ wait
 
 echo "arm,file_batches,anon_iterations,refault_file,refault_anon,oom_kill,pgscan,pgsteal,max_events" >"$out/mix.csv"
 for arm in "${arms[@]}"; do
-	name=${arm%%=*}
-	policy=${arm#*=}
+	arm_parse "$arm"
+	name=$arm_name
 	cg=/sys/fs/cgroup/mix-$name
 	# an OOM-killed run printed nothing: its work counts as 0
 	read -r fb ai < <(awk '/^file_batches/ { print $2, $4 }' "$out/$name.out")
 	echo "$name,${fb:-0},${ai:-0},$(memstat "$cg" workingset_refault_file),$(memstat "$cg" workingset_refault_anon),$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.events"),$(memstat "$cg" pgscan),$(memstat "$cg" pgsteal),$(awk '$1 == "max" { print $2 }' "$cg/memory.events")" >>"$out/mix.csv"
-	case $policy in
-	stock | classic) ;;
-	*) "$ctl" unload --cgroup "$cg" >/dev/null ;;
-	esac
-	echo 1 >"$cg/cgroup.kill" 2>/dev/null
-	sleep 0.5
-	rmdir "$cg" 2>/dev/null
+	arm_detach "$cg"
+	arm_remove "$cg"
 done
 echo y >/sys/kernel/mm/lru_gen/enabled
 cat "$out/mix.csv"

@@ -7,22 +7,19 @@
 # isolated folios. Stock 6.12 MGLRU OOM-kills at 96+ threads.
 #
 # Runs in the guest, one arm after the other (they share the swap device).
-# POLICY: a shipped policy, a .bpf.o, "stock" (no policy) or "classic"
-# (lru_gen disabled for that arm).
+# Arms as in selftests/lib/arms.sh (NAME=POLICY[,KNOB=VALUE...]).
 #
 # Usage: isolation_pileup.sh --out DIR [--arm NAME=POLICY]... [--threads N]
 #        [--seconds S] [--memcg-mb MB] [--anon-mb MB] [--delay-ms MS]
-#        [--set KNOB=VALUE]... (knobs of the policy arms)
 # Writes DIR/pileup.csv: arm,threads,touches,oom_kill,oom,throttles,pgscan,pgsteal
 set -u
 repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
-ctl=$repo/build/bin/mglructl
+. "$repo/selftests/lib/arms.sh"
 anon_touch=$repo/build/bin/anon_touch
 swapdev=${MGLRU_SWAPDEV:-/dev/vdb}
 
 out=
 arms=()
-knobs=()
 threads=192
 seconds=30
 memcg_mb=16
@@ -32,7 +29,6 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2 ;;
 	--arm) arms+=("$2") ;;
-	--set) knobs+=(--set "$2") ;;
 	--threads) threads=$2 ;;
 	--seconds) seconds=$2 ;;
 	--memcg-mb) memcg_mb=$2 ;;
@@ -56,35 +52,21 @@ mkswap /dev/mapper/slowswap >/dev/null && swapon /dev/mapper/slowswap || exit 1
 
 echo "arm,threads,touches,oom_kill,oom,throttles,pgscan,pgsteal" >"$out/pileup.csv"
 for arm in "${arms[@]}"; do
-	name=${arm%%=*}
-	policy=${arm#*=}
-	cg=/sys/fs/cgroup/pileup-$name
-	mkdir -p "$cg"
-	echo $((memcg_mb << 20)) >"$cg/memory.max"
-	echo max >"$cg/memory.swap.max"
-	id=
-	if [ "$policy" = classic ]; then
-		echo n >/sys/kernel/mm/lru_gen/enabled
-	elif [ "$policy" != stock ]; then
-		"$ctl" load "$policy" --cgroup "$cg" "${knobs[@]}" >/dev/null || exit 1
-		id=$("$ctl" status --json | python3 -c 'import json, sys
-print(max(p["id"] for p in json.load(sys.stdin)["policies"] if p["state"] == "attached"))')
-	fi
+	arm_parse "$arm"
+	cg=/sys/fs/cgroup/pileup-$arm_name
+	arm_remove "$cg"
+	arm_memcg "$cg" "$memcg_mb" max && arm_attach "$cg" || exit 1
+	id=$(arm_policy_id "$cg")
 	result=$(sh -c 'echo $$ >"$0/cgroup.procs"; exec "$@"' "$cg" \
 		"$anon_touch" "$anon_mb" "$threads" "$seconds" 2>/dev/null)
 	touches=$(awk '$1 == "touches" { print $2 }' <<<"$result")
 	throttles=0
-	if [ -n "$id" ]; then
-		throttles=$(cat "/sys/kernel/mm/mglru_ext/policies/$id/counters/throttles")
-		"$ctl" unload --cgroup "$cg" >/dev/null
-	fi
+	[ -n "$id" ] && throttles=$(cat "/sys/kernel/mm/mglru_ext/policies/$id/counters/throttles")
+	arm_detach "$cg"
 	ev() { awk -v k="$2" '$1 == k { print $2 }' "$cg/$1"; }
-	[ "$policy" = classic ] && echo y >/sys/kernel/mm/lru_gen/enabled
-	echo "$name,$threads,${touches:-0},$(ev memory.events oom_kill),$(ev memory.events oom),${throttles:-0},$(ev memory.stat pgscan),$(ev memory.stat pgsteal)" >>"$out/pileup.csv"
-	echo "isolation_pileup: $name done" >&2
-	echo 1 >"$cg/cgroup.kill" 2>/dev/null
-	sleep 1
-	rmdir "$cg" 2>/dev/null
+	echo "$arm_name,$threads,${touches:-0},$(ev memory.events oom_kill),$(ev memory.events oom),${throttles:-0},$(ev memory.stat pgscan),$(ev memory.stat pgsteal)" >>"$out/pileup.csv"
+	echo "isolation_pileup: $arm_name done" >&2
+	arm_remove "$cg"
 done
 swapoff /dev/mapper/slowswap
 dmsetup remove slowswap

@@ -31,21 +31,17 @@
  * (selftests/lib/bed.sh, bed_sync).
  *
  * Usage: reclaim_load file|anon|mix|lockstep [--file PATH] [--passes N]
- *                    [--anon-mb MB] [--touches N] [--file-order random|sequential]
+ *                    [--anon-mb MB] [--touches N] [--file-order
+ * random|sequential]
  *                    [--cgroup DIR] [--wait FILE]
  * Prints one line: "load=MODE ns=N bytes_read=N touches=N".
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
-#include <time.h>
-#include <unistd.h>
 
-#define PAGE 4096UL
+static const char load_name[] = "reclaim_load";
+
+#include "bed_load.h"
+
 #define CHUNK (256UL << 10)
 #define MIX_CHUNK (16UL << 10)
 #define MIX_TOUCHES 16
@@ -66,39 +62,19 @@ struct load {
 	unsigned long touched;
 };
 
-static void die(const char *what)
-{
-	fprintf(stderr, "reclaim_load: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
 static void usage(void)
 {
-	fputs("usage: reclaim_load file|anon|mix|lockstep [--file PATH] [--passes N] [--anon-mb MB]\n"
-	      "                    [--touches N] [--file-order random|sequential] [--cgroup DIR] [--wait FILE]\n",
+	fputs("usage: reclaim_load file|anon|mix|lockstep [--file PATH] [--passes N] "
+	      "[--anon-mb MB]\n"
+	      "                    [--touches N] [--file-order random|sequential] "
+	      "[--cgroup DIR] [--wait FILE]\n",
 	      stderr);
 	exit(2);
 }
 
-static unsigned long number(const char *s)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || end == s)
-		usage();
-	return v;
-}
-
 static uint64_t next_random(struct load *l)
 {
-	/* xorshift64: a fixed sequence from a fixed seed */
-	l->rng ^= l->rng << 13;
-	l->rng ^= l->rng >> 7;
-	l->rng ^= l->rng << 17;
-	return l->rng;
+	return xorshift64(&l->rng);
 }
 
 static void touch_one(struct load *l)
@@ -177,42 +153,6 @@ static void setup(struct load *l, int need_file, int need_anon)
 		if (l->anon == MAP_FAILED)
 			die("mmap");
 	}
-}
-
-/* Move this process into cgroup @dir. */
-static void join_cgroup(const char *dir)
-{
-	char path[4096];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		die(path);
-	if (write(fd, "0\n", 2) != 2)
-		die(path);
-	close(fd);
-}
-
-/* Block until @path has something to read. */
-static void wait_for(const char *path)
-{
-	char buf[512];
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		die(path);
-	if (read(fd, buf, sizeof(buf)) < 0)
-		die(path);
-	close(fd);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 int main(int argc, char **argv)

@@ -21,9 +21,8 @@
 # the memcg stats flush (bed_sync) with the load staged in tmpfs.
 #
 # Runs in the guest, arms one after the other (swappiness is global).
-# POLICY: a shipped policy or a .bpf.o, with knobs after commas
-# (swappiness,min_aging_interval_ms=10), "stock" (no policy) or "classic"
-# (lru_gen disabled for that arm).
+# Arms as in selftests/lib/arms.sh, knobs after commas
+# (swappiness,min_aging_interval_ms=10).
 # Usage: swappiness_sweep.sh --out DIR [--arm NAME=POLICY]... [--reps N]
 #        [--values "10 60 100 140 190"] [--file-order random|sequential]
 #        [--memcg-mb MB] [--anon-mb MB] [--file-mb MB] [--touches N]
@@ -32,7 +31,7 @@
 set -u
 repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$repo/selftests/lib/bed.sh"
-ctl=$repo/build/bin/mglructl
+. "$repo/selftests/lib/arms.sh"
 scratch=${MGLRU_SCRATCH:-/run/scratch}
 
 out=
@@ -81,22 +80,13 @@ old_swappiness=$(cat /proc/sys/vm/swappiness)
 csv=$out/swappiness.csv
 [ -s "$csv" ] || echo "arm,order,swappiness,rep,ns,pgscan,pgsteal_anon,pgsteal_file,anon_share,refault_anon,refault_file" >"$csv"
 for arm in "${arms[@]}"; do
-	name=${arm%%=*}
-	IFS=, read -r policy knobs <<<"${arm#*=}"
-	sets=()
-	for k in ${knobs//,/ }; do sets+=(--set "$k"); done
+	arm_parse "$arm"
+	name=$arm_name
 	for s in $values; do
 		for rep in $(seq "$reps"); do
 			echo "$s" >/proc/sys/vm/swappiness
 			cg=/sys/fs/cgroup/swappiness-$name
-			mkdir -p "$cg"
-			echo $((memcg_mb << 20)) >"$cg/memory.max"
-			echo max >"$cg/memory.swap.max"
-			case $policy in
-			stock) ;;
-			classic) echo n >/sys/kernel/mm/lru_gen/enabled ;;
-			*) "$ctl" load "$policy" --cgroup "$cg" "${sets[@]}" >/dev/null || exit 1 ;;
-			esac
+			arm_memcg "$cg" "$memcg_mb" max && arm_attach "$cg" || exit 1
 			bed_settle
 			a0=$(vmstat pgsteal_anon)
 			f0=$(vmstat pgsteal_file)
@@ -110,13 +100,8 @@ for arm in "${arms[@]}"; do
 			share=$(awk -v a="$a" -v f="$f" 'BEGIN { printf "%.3f", (a + f) ? a / (a + f) : 0 }')
 			echo "$name,$order,$s,$rep,$ns,$(memstat "$cg" pgscan),$a,$f,$share,$(memstat "$cg" workingset_refault_anon),$(memstat "$cg" workingset_refault_file)" >>"$csv"
 			echo "swappiness_sweep: $name $order swappiness=$s rep $rep: anon share $share" >&2
-			case $policy in
-			stock) ;;
-			classic) echo y >/sys/kernel/mm/lru_gen/enabled ;;
-			*) "$ctl" unload --cgroup "$cg" >/dev/null ;;
-			esac
-			echo 1 >"$cg/cgroup.kill" 2>/dev/null
-			for _ in $(seq 50); do rmdir "$cg" 2>/dev/null && break; sleep 0.1; done
+			arm_detach "$cg"
+			arm_remove "$cg"
 		done
 	done
 done
