@@ -12,7 +12,7 @@
 # Usage: bench.sh [--report] [WORKLOAD...]   (default: all of thrash pileup
 #        swappiness mix overhead hooks iteration)
 # --report writes the sections of the named workloads (overhead,
-# swappiness, thrash, pileup) again from the last run's data under build/bench, without
+# swappiness, thrash, pileup, mix) again from the last run's data under build/bench, without
 # running anything.
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,7 +58,7 @@ section() {
 }
 
 bench_thrash() {
-	local d=$out/thrash reps=${THRASH_REPS:-3} cold_at=15 duration=60
+	local d=$out/thrash reps=${THRASH_REPS:-3} cold_at=15 duration=45
 	if [ $report_only = 0 ]; then
 		echo "bench: madv_random_thrash, $reps runs each: stock and thrash_aging side by side; classic LRU and thrash_aging alone"
 		# Two guests, one per core. One runs stock and thrash_aging side
@@ -88,10 +88,11 @@ bench_thrash() {
 		echo "Per arm a 128 MiB memcg without swap: 2 readers of a 100 MiB file through an MADV_RANDOM"
 		echo "mapping (zipf 0.8 page choice, the file read once in order first), and at t=$cold_at s a 60 MiB"
 		echo "cold file read twice through a normal mapping (thrash_load; both files random bytes on the"
-		echo "zram scratch disk). Reads/s per virtual second; \"back to 70%\": the first second after the"
-		echo "drop from which the readers keep at least 70% of their rate over the $((10)) s before the cold"
-		echo "read for 3 samples. stock and thrash_aging ran side by side (one vCPU shared by both arms);"
-		echo "classic and thrash_aging_alone each alone, one after the other in a second guest; $reps runs each."
+		echo "zram scratch disk), sampled every 250 virtual ms. \"back to 70%\": seconds from the cold read to"
+		echo "the first sample after the drop from which the readers keep at least 70% of their rate over"
+		echo "the 10 s before the cold read for a whole second. stock and thrash_aging ran side by side (one"
+		echo "vCPU shared by both arms); classic and thrash_aging_alone each alone, one after the other in a"
+		echo "second guest; $reps runs each, each run a fresh pair of memcgs in the same boot."
 		echo
 		python3 "$repo/bench/summarize_thrash.py" "$cold_at" "$d/thrash.png" "$d"/side/[0-9]* "$d"/alone/[0-9]*
 		echo
@@ -107,13 +108,13 @@ bench_pileup() {
 		vm "$patched" "$d/192" bash -c '
 			for rep in $(seq '"$reps"'); do
 				selftests/workloads/isolation_pileup.sh --out /run/results/$rep \
-					--threads 192 --seconds 30 --arm stock=stock \
+					--threads 192 --seconds 20 --arm stock=stock \
 					--arm isolation_throttle=isolation_throttle --arm classic=classic || exit 1
 			done' &
 		vm "$patched" "$d/64" bash -c '
 			for rep in $(seq '"$reps"'); do
 				selftests/workloads/isolation_pileup.sh --out /run/results/$rep \
-					--threads 64 --seconds 30 --arm stock=stock \
+					--threads 64 --seconds 20 --arm stock=stock \
 					--arm isolation_throttle=isolation_throttle || exit 1
 			done'
 		wait
@@ -122,7 +123,7 @@ bench_pileup() {
 	{
 		echo "## isolation_pileup (seed 003): anon write-touchers in a 16 MiB memcg, swap on dm-delay"
 		echo
-		echo "N threads write-touching random pages of a 48 MiB buffer for 30 virtual s in a 16 MiB memcg,"
+		echo "N threads write-touching random pages of a 48 MiB buffer for 20 virtual s in a 16 MiB memcg,"
 		echo "swap on dm-delay (50 ms) over zram in the guest; the arms one after the other, $reps runs each."
 		echo "Touches are the work done; an OOM kill ends the process before it reports, so a killed run counts 0."
 		echo
@@ -161,33 +162,33 @@ bench_swappiness() {
 }
 
 bench_mix() {
-	local d=$out/mix
-	echo "bench: file_anon_mix, stock and budget side by side, then classic LRU"
-	vm "$patched" "$d" bash -c '
-		selftests/workloads/file_anon_mix.sh --out /run/results/mglru \
-			--arm stock=stock --arm budget=budget &&
-		selftests/workloads/file_anon_mix.sh --out /run/results/classic \
-			--arm classic=classic'
+	local d=$out/mix reps=${MIX_REPS:-3}
+	if [ $report_only = 0 ]; then
+		echo "bench: file_anon_mix, $reps runs each: stock and budget side by side; classic LRU alone"
+		vm "$patched" "$d/side" bash -c '
+			for rep in $(seq '"$reps"'); do
+				selftests/workloads/file_anon_mix.sh --out /run/results/$rep --seconds 40 \
+					--arm stock=stock --arm budget=budget || exit 1
+			done' &
+		vm "$patched" "$d/classic" bash -c '
+			for rep in $(seq '"$reps"'); do
+				selftests/workloads/file_anon_mix.sh --out /run/results/$rep --seconds 40 \
+					--arm classic=classic || exit 1
+			done'
+		wait
+		echo "$where" >"$d/where"
+	fi
 	{
-		echo "## file_anon_mix (seed 000): 16 mmap file readers + 16 anon workers in 208 MiB, no swap, 60 s"
+		echo "## file_anon_mix (seed 000): mmap file readers that pause, anon workers above the limit, no swap"
 		echo
-		python3 - "$d/mglru/mix.csv" "$d/classic/mix.csv" <<'PY'
-import csv, sys
-rows = [r for f in sys.argv[1:] for r in csv.DictReader(open(f))]
-print("| arm | file batches | anon iterations | file refaults | OOM kills | pgscan | pgsteal |")
-print("|---|---|---|---|---|---|---|")
-for r in rows:
-    print(f"| {r['arm']} | {r['file_batches']} | {r['anon_iterations']} | {r['refault_file']} | {r['oom_kill']} | {r['pgscan']} | {r['pgsteal']} |")
-by = {r["arm"]: r for r in rows}
-for a in ("stock", "budget"):
-    if a in by and "classic" in by and int(by["classic"]["refault_file"]):
-        print(f"\n{a} file refaults / classic: {int(by[a]['refault_file']) / int(by['classic']['refault_file']):.1f}x", end="")
-if "stock" in by and "budget" in by and int(by["stock"]["refault_file"]):
-    print(f"\nbudget file refaults / stock: {int(by['budget']['refault_file']) / int(by['stock']['refault_file']):.2f}")
-print()
-PY
+		echo "Per arm a 208 MiB memcg without swap: 16 readers of a 64 MiB file through mmap, 256 pages a"
+		echo "batch and a 100-300 ms pause after each, and 16 workers mapping, touching and unmapping 14 MiB"
+		echo "each, for 40 virtual s. stock and budget side by side in one guest, the classic LRU alone in"
+		echo "another; $reps runs each. Limit hits: memory.events max; PSI full: memory.pressure full total."
 		echo
-	} | section mix
+		python3 "$repo/bench/summarize_mix.py" "$d"/side/[0-9]*/mix.csv "$d"/classic/[0-9]*/mix.csv
+		echo
+	} | section mix "$(cat "$d/where" 2>/dev/null || echo "$where")"
 }
 
 bench_overhead() {
@@ -322,8 +323,8 @@ bench_iteration() {
 
 for w in "${workloads[@]}"; do
 	if [ $report_only = 1 ] && [ "$w" != overhead ] && [ "$w" != swappiness ] && [ "$w" != thrash ] &&
-		[ "$w" != pileup ]; then
-		echo "bench: --report knows overhead, swappiness, thrash and pileup, not '$w'" >&2
+		[ "$w" != pileup ] && [ "$w" != mix ]; then
+		echo "bench: --report knows overhead, swappiness, thrash, pileup and mix, not '$w'" >&2
 		exit 2
 	fi
 	"bench_$w"

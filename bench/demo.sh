@@ -8,7 +8,7 @@
 # reads/s over time.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-duration=${DEMO_DURATION:-40}
+duration=${DEMO_DURATION:-45}
 cold_at=${DEMO_COLD_AT:-15}
 out=$repo/build/demo
 rm -rf "$out"

@@ -20,8 +20,8 @@ import sys
 RECOVERED = 0.7
 # the pre-read rate: the mean over this many seconds before the cold read
 BEFORE_S = 10
-# a recovery must hold for this many samples (or to the end of the run)
-HOLD = 3
+# a recovery must hold for this long (or to the end of the run)
+HOLD_S = 1.0
 
 
 def load(path):
@@ -50,11 +50,11 @@ def summarize(rows, cold_at):
     recover = 0.0 if not low else None
     if low:
         for i in range(low[0], len(after)):
-            window = after[i:i + HOLD]
+            window = [r for r in after[i:] if r["t"] < after[i]["t"] + HOLD_S]
             if all(r["reads_s"] >= RECOVERED * before for r in window):
                 recover = after[i]["t"] - cold_at
                 break
-    end = rows[-5:]
+    end = [r for r in rows if r["t"] > rows[-1]["t"] - 5] if rows else []
     return {
         "before": before,
         "end": mean([r["reads_s"] for r in end]),
@@ -79,17 +79,17 @@ def runs(run_dirs, cold_at):
 
 
 def fmt_recover(s):
-    return "never" if s is None else f"{s:.0f} s"
+    return "never" if s is None else f"{s:.2f} s"
 
 
-def spread(values, unit=""):
+def spread(values, unit="", digits=0):
     """median (min-max), or the one value"""
     if not values:
         return "-"
     med = statistics.median(values)
     if min(values) == max(values):
-        return f"{med:.0f}{unit}"
-    return f"{med:.0f}{unit} ({min(values):.0f}-{max(values):.0f})"
+        return f"{med:.{digits}f}{unit}"
+    return f"{med:.{digits}f}{unit} ({min(values):.{digits}f}-{max(values):.{digits}f})"
 
 
 def plot(path, series, cold_at):
@@ -103,7 +103,7 @@ def plot(path, series, cold_at):
         f.write(f"""set datafile separator ','
 set terminal pngcairo size 900,750 noenhanced
 set output '{path}'
-set multiplot layout 2,1 title 'MADV_RANDOM readers, cold file read at t={cold_at} s (madv_random_thrash, first run of each arm)'
+set multiplot layout 2,1 title 'MADV_RANDOM readers, cold file read at t={cold_at:g} s (madv_random_thrash, first run of each arm)'
 set xlabel 'virtual time (s)'
 set arrow from {cold_at}, graph 0 to {cold_at}, graph 1 nohead dashtype 2
 set key top right
@@ -143,7 +143,7 @@ def main():
         ratio = [s["end"] / s["before"] for s, _ in mine if s["before"]]
         ratio_text = (f"{statistics.median(ratio):.2f} ({min(ratio):.2f}-{max(ratio):.2f})"
                       if ratio else "-")
-        print(f"| {arm} | {len(mine)} | {spread(back, ' s')} | {len(mine) - len(back)} | "
+        print(f"| {arm} | {len(mine)} | {spread(back, ' s', 2)} | {len(mine) - len(back)} | "
               f"{ratio_text} | {spread([s['cold_mb'] for s, _ in mine], ' MiB')} | "
               f"{sum(r.get('oom_kill', 0) for _, r in mine)} |")
     series = []

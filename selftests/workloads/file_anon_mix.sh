@@ -21,7 +21,8 @@
 #        [--anon-mb MB-PER-WORKER] [--batch-pages N]
 # Writes DIR/mix.csv: arm,file_batches,anon_iterations,refault_file,
 #        refault_anon,oom_kill,pgscan,pgsteal,max_events (times the memcg hit
-#        its limit and reclaimed)
+#        its limit and reclaimed),psi_full_us (memory.pressure "full"
+#        total: the time all of the memcg's tasks waited on memory)
 set -u
 repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$repo/selftests/lib/arms.sh"
@@ -78,14 +79,14 @@ for arm in "${arms[@]}"; do
 done
 wait
 
-echo "arm,file_batches,anon_iterations,refault_file,refault_anon,oom_kill,pgscan,pgsteal,max_events" >"$out/mix.csv"
+echo "arm,file_batches,anon_iterations,refault_file,refault_anon,oom_kill,pgscan,pgsteal,max_events,psi_full_us" >"$out/mix.csv"
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	name=$arm_name
 	cg=/sys/fs/cgroup/mix-$name
 	# an OOM-killed run printed nothing: its work counts as 0
 	read -r fb ai < <(awk '/^file_batches/ { print $2, $4 }' "$out/$name.out")
-	echo "$name,${fb:-0},${ai:-0},$(memstat "$cg" workingset_refault_file),$(memstat "$cg" workingset_refault_anon),$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.events"),$(memstat "$cg" pgscan),$(memstat "$cg" pgsteal),$(awk '$1 == "max" { print $2 }' "$cg/memory.events")" >>"$out/mix.csv"
+	echo "$name,${fb:-0},${ai:-0},$(memstat "$cg" workingset_refault_file),$(memstat "$cg" workingset_refault_anon),$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.events"),$(memstat "$cg" pgscan),$(memstat "$cg" pgsteal),$(awk '$1 == "max" { print $2 }' "$cg/memory.events"),$(sed -n 's/^full .*total=//p' "$cg/memory.pressure")" >>"$out/mix.csv"
 	arm_detach "$cg"
 	arm_remove "$cg"
 done

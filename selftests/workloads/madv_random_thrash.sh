@@ -18,9 +18,9 @@
 #
 # Usage: madv_random_thrash.sh --out DIR [--arm NAME=POLICY]... [--duration S]
 #        [--cold-at S] [--memcg-mb MB] [--vec-mb MB] [--cold-mb MB]
-#        [--readers N] [--progress 0|1]
+#        [--readers N] [--interval-ms MS] [--progress 0|1]
 # Writes DIR/NAME.csv (t,reads_s,refault_s,vec_mb,cold_mb, one row per
-# virtual second), DIR/NAME.result (oom_kill and the policy's decision
+# interval, 250 ms by default), DIR/NAME.result (oom_kill and the policy's decision
 # counters) and DIR/lru_gen.txt (the generations at the end).
 set -u
 repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -30,12 +30,13 @@ scratch=${MGLRU_SCRATCH:-/run/scratch}
 
 out=
 arms=()
-duration=40
+duration=45
 cold_at=15
 memcg_mb=128
 vec_mb=100
 cold_mb=60
 readers=2
+interval_ms=250
 progress=0
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -47,6 +48,7 @@ while [ $# -gt 0 ]; do
 	--vec-mb) vec_mb=$2 ;;
 	--cold-mb) cold_mb=$2 ;;
 	--readers) readers=$2 ;;
+	--interval-ms) interval_ms=$2 ;;
 	--progress) progress=$2 ;;
 	*) echo "madv_random_thrash: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -83,7 +85,7 @@ pipe=$(bed_sync)
 flags=()
 [ "$progress" = 1 ] && flags+=(--progress)
 "$load" --out "$stage" --duration "$duration" --cold-at "$cold_at" --readers "$readers" \
-	${pipe:+--wait "$pipe"} "${flags[@]}" "${specs[@]}"
+	--interval-ms "$interval_ms" ${pipe:+--wait "$pipe"} "${flags[@]}" "${specs[@]}"
 rc=$?
 bed_sync_off
 cat /sys/kernel/debug/lru_gen >"$out/lru_gen.txt" 2>/dev/null

@@ -280,7 +280,8 @@ static void run_arm(const struct options *o, const struct arm *a, int ready,
 		fprintf(csv, "%g,%.0f,%.0f,%lu,%lu\n", t,
 			(read_now - read_last) / dt,
 			(refault_now - refault_last) / dt, vec_mb, cold_mb);
-		if (o->progress)
+		/* progress once a second, whatever the interval */
+		if (o->progress && (next - start) % 1000000000ULL < step)
 			fprintf(stderr,
 				"thrash_load: %s t=%gs reads/s=%.0f vec %lu MiB, cold %lu MiB "
 				"cached\n",

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Summarize file_anon_mix runs: each arm over its runs, side by side.
+
+Usage: summarize_mix.py MIX_CSV...
+Each CSV is one run of file_anon_mix.sh; rows of the same arm in several
+CSVs are its repetitions. Prints a Markdown table of medians with their
+ranges, and budget against stock.
+"""
+import csv
+import statistics
+import sys
+
+COLUMNS = [
+    ("file_batches", "file batches"),
+    ("anon_iterations", "anon iterations"),
+    ("refault_file", "file refaults"),
+    ("max_events", "limit hits"),
+    ("psi_full_us", "PSI full (ms)"),
+    ("pgscan", "pgscan"),
+    ("pgsteal", "pgsteal"),
+]
+
+
+def value(row, col):
+    v = int(row.get(col) or 0)
+    return v / 1000 if col == "psi_full_us" else v
+
+
+def spread(values):
+    med = statistics.median(values)
+    if min(values) == max(values):
+        return f"{med:.0f}"
+    return f"{med:.0f} ({min(values):.0f}-{max(values):.0f})"
+
+
+def main():
+    arms = {}
+    for path in sys.argv[1:]:
+        for row in csv.DictReader(open(path)):
+            arms.setdefault(row["arm"], []).append(row)
+    print("| arm | runs | runs with an OOM kill | " + " | ".join(t for _, t in COLUMNS) + " |")
+    print("|---|---|---|" + "---|" * len(COLUMNS))
+    for arm, rows in arms.items():
+        killed = sum(1 for r in rows if int(r["oom_kill"] or 0) > 0)
+        cells = [spread([value(r, c) for r in rows]) for c, _ in COLUMNS]
+        print(f"| {arm} | {len(rows)} | {killed} | " + " | ".join(cells) + " |")
+    if "stock" in arms and "budget" in arms:
+        print()
+        for col, title in COLUMNS[:5]:
+            s = statistics.median(value(r, col) for r in arms["stock"])
+            b = statistics.median(value(r, col) for r in arms["budget"])
+            if s:
+                print(f"budget / stock, {title} (medians): {b / s:.2f}  ")
+
+
+if __name__ == "__main__":
+    main()
