@@ -168,12 +168,12 @@ bench_mix() {
 		vm "$patched" "$d/side" bash -c '
 			for rep in $(seq '"$reps"'); do
 				selftests/workloads/file_anon_mix.sh --out /run/results/$rep --seconds 40 \
-					--arm stock=stock --arm budget=budget || exit 1
+					--anon-mb 12 --file-mb 36 --arm stock=stock --arm budget=budget || exit 1
 			done' &
 		vm "$patched" "$d/classic" bash -c '
 			for rep in $(seq '"$reps"'); do
 				selftests/workloads/file_anon_mix.sh --out /run/results/$rep --seconds 40 \
-					--arm classic=classic || exit 1
+					--anon-mb 12 --file-mb 36 --arm classic=classic || exit 1
 			done'
 		wait
 		echo "$where" >"$d/where"
@@ -181,9 +181,9 @@ bench_mix() {
 	{
 		echo "## file_anon_mix (seed 000): mmap file readers that pause, anon workers above the limit, no swap"
 		echo
-		echo "Per arm a 208 MiB memcg without swap: 16 readers of a 64 MiB file through mmap, 256 pages a"
-		echo "batch and a 100-300 ms pause after each, and 16 workers mapping, touching and unmapping 14 MiB"
-		echo "each, for 40 virtual s. stock and budget side by side in one guest, the classic LRU alone in"
+		echo "Per arm a 208 MiB memcg without swap: 16 readers of a 36 MiB file through mmap, 256 pages a"
+		echo "batch and a 100-300 ms pause after each, and 16 workers mapping, touching and unmapping 12 MiB"
+		echo "each (anon 92% of the limit and file 17%, the seed's proportions), for 40 virtual s. stock and budget side by side in one guest, the classic LRU alone in"
 		echo "another; $reps runs each. Limit hits: memory.events max; PSI full: memory.pressure full total."
 		echo
 		python3 "$repo/bench/summarize_mix.py" "$d"/side/[0-9]*/mix.csv "$d"/classic/[0-9]*/mix.csv
