@@ -48,10 +48,21 @@ def main():
     if "stock" in arms and "budget" in arms:
         print()
         for col, title in COLUMNS[:5]:
-            s = statistics.median(value(r, col) for r in arms["stock"])
-            b = statistics.median(value(r, col) for r in arms["budget"])
-            if s:
-                print(f"budget / stock, {title} (medians): {b / s:.2f}  ")
+            s = [value(r, col) for r in arms["stock"]]
+            b = [value(r, col) for r in arms["budget"]]
+            if statistics.median(s):
+                print(f"budget / stock, {title} (medians): "
+                      f"{statistics.median(b) / statistics.median(s):.2f}, {verdict(col, s, b)}  ")
+
+
+def verdict(col, stock, budget):
+    """better or worse only when the runs' ranges do not overlap"""
+    more_is_better = col in ("file_batches", "anon_iterations")
+    if min(budget) > max(stock):
+        return "better than stock in every run" if more_is_better else "worse than stock in every run"
+    if max(budget) < min(stock):
+        return "worse than stock in every run" if more_is_better else "better than stock in every run"
+    return "within the runs' spread"
 
 
 if __name__ == "__main__":

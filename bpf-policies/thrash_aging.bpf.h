@@ -61,12 +61,12 @@ MGLRU_EXT_KNOB(
 	__u64, min_evictions, 256, 1, 1000000000,
 	"evictions from the oldest generation in a window before thrashing is judged");
 MGLRU_EXT_KNOB(
-	__u32, window_ms, 250, 10, 600000,
+	__u32, window_ms, 100, 10, 600000,
 	"length of the window the eviction and refault rates are taken over");
-MGLRU_EXT_KNOB(__u32, min_interval_ms, 250, 0, 600000,
+MGLRU_EXT_KNOB(__u32, min_interval_ms, 100, 0, 600000,
 	       "least time between two thrash-triggered agings of a memcg");
 MGLRU_EXT_KNOB(
-	__u32, collapse_check_windows, 8, 0, 1000,
+	__u32, collapse_check_windows, 20, 0, 1000,
 	"windows after a collapse in which a larger generation above it means a read escaped it, and it is redone");
 
 /*

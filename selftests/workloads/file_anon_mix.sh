@@ -7,10 +7,11 @@
 # evicted, so the work should finish without an OOM kill; stock 6.12 MGLRU
 # gets there with 10-12x the classic LRU's file refaults.
 #
-# The memcg is 208 MiB, not the baseline's 256: under TCG the anon workers
-# touch their buffers slowly enough that at 256 MiB they rarely hold them
-# all at once and the memcg barely reclaims (stock pgscan 1024 in 40 s);
-# at 160 MiB both stock and budget are OOM-killed.
+# Sized in the seed's proportions: the anon workers together hold 92% of
+# the memcg (16 x 12 MiB of 208 MiB) and the file is 17% of it (36 MiB),
+# so the work fits only if the file cache gives way. (With one vCPU on the
+# instruction-clocked bed every anon worker holds its buffer at once; at
+# 14 MiB a worker the anon alone is over the limit and every LRU OOMs.)
 #
 # Runs in the guest. Each --arm NAME=POLICY gets its own sibling memcg and
 # its own file, all at once; arms as in selftests/lib/arms.sh (a classic
@@ -33,10 +34,10 @@ out=
 arms=()
 seconds=60
 memcg_mb=208
-file_mb=64
+file_mb=36
 file_workers=16
 anon_workers=16
-anon_mb=14
+anon_mb=12
 batch_pages=256
 while [ $# -gt 0 ]; do
 	case $1 in
