@@ -234,7 +234,7 @@ vm-shell: $(KSTAMP) policies loader workloads $(BPFTOOL)
 
 # One kernel: the benchmark kernel, with vmlinux.h from it.
 demo:
-	@$(MAKE) -s VMLINUX_FROM=bench kernel-bench policies loader
+	@$(MAKE) -s VMLINUX_FROM=bench kernel-bench policies loader workloads
 	@bench/demo.sh
 
 # Not part of check: long, and it prints figures rather than verdicts.
