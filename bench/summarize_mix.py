@@ -11,6 +11,8 @@ import csv
 import statistics
 import sys
 
+from median_range import median_range
+
 COLUMNS = [
     ("file_batches", "file batches"),
     ("anon_iterations", "anon iterations"),
@@ -27,13 +29,6 @@ def value(row, col):
     return v / 1000 if col == "psi_full_us" else v
 
 
-def spread(values):
-    med = statistics.median(values)
-    if min(values) == max(values):
-        return f"{med:.0f}"
-    return f"{med:.0f} ({min(values):.0f}-{max(values):.0f})"
-
-
 def main():
     arms = {}
     for path in sys.argv[1:]:
@@ -43,7 +38,7 @@ def main():
     print("|---|---|---|" + "---|" * len(COLUMNS))
     for arm, rows in arms.items():
         killed = sum(1 for r in rows if int(r["oom_kill"] or 0) > 0)
-        cells = [spread([value(r, c) for r in rows]) for c, _ in COLUMNS]
+        cells = [median_range([value(r, c) for r in rows]) for c, _ in COLUMNS]
         print(f"| {arm} | {len(rows)} | {killed} | " + " | ".join(cells) + " |")
     if "stock" in arms and "budget" in arms:
         print()

@@ -11,13 +11,7 @@ import csv
 import statistics
 import sys
 
-
-def spread(values):
-    """median (min-max), or the one value"""
-    med = statistics.median(values)
-    if min(values) == max(values):
-        return f"{med:.0f}"
-    return f"{med:.0f} ({min(values):.0f}-{max(values):.0f})"
+from median_range import median_range
 
 
 def main():
@@ -32,8 +26,8 @@ def main():
         def col(name):
             return [int(r[name]) for r in runs]
         killed = sum(1 for r in runs if int(r["oom_kill"]) > 0)
-        print(f"| {threads} | {arm} | {len(runs)} | {killed} | {spread(col('touches'))} | "
-              f"{spread(col('throttles'))} | {spread(col('pgscan'))} | {spread(col('pgsteal'))} |")
+        print(f"| {threads} | {arm} | {len(runs)} | {killed} | {median_range(col('touches'))} | "
+              f"{median_range(col('throttles'))} | {median_range(col('pgscan'))} | {median_range(col('pgsteal'))} |")
     for threads in sorted({t for t, _ in groups}, reverse=True):
         stock = groups.get((threads, "stock"))
         policy = groups.get((threads, "isolation_throttle"))

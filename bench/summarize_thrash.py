@@ -15,6 +15,8 @@ import statistics
 import subprocess
 import sys
 
+from median_range import median_range
+
 # The issue's target: back to 70% of the pre-read rate (classic LRU's
 # recovery in the seed's reproducer).
 RECOVERED = 0.7
@@ -82,16 +84,6 @@ def fmt_recover(s):
     return "never" if s is None else f"{s:.2f} s"
 
 
-def spread(values, unit="", digits=0):
-    """median (min-max), or the one value"""
-    if not values:
-        return "-"
-    med = statistics.median(values)
-    if min(values) == max(values):
-        return f"{med:.{digits}f}{unit}"
-    return f"{med:.{digits}f}{unit} ({min(values):.{digits}f}-{max(values):.{digits}f})"
-
-
 def plot(path, series, cold_at):
     script = path[:-4] + ".gp"
 
@@ -143,8 +135,8 @@ def main():
         ratio = [s["end"] / s["before"] for s, _ in mine if s["before"]]
         ratio_text = (f"{statistics.median(ratio):.2f} ({min(ratio):.2f}-{max(ratio):.2f})"
                       if ratio else "-")
-        print(f"| {arm} | {len(mine)} | {spread(back, ' s', 2)} | {len(mine) - len(back)} | "
-              f"{ratio_text} | {spread([s['cold_mb'] for s, _ in mine], ' MiB')} | "
+        print(f"| {arm} | {len(mine)} | {median_range(back, ' s', 2)} | {len(mine) - len(back)} | "
+              f"{ratio_text} | {median_range([s['cold_mb'] for s, _ in mine], ' MiB')} | "
               f"{sum(r.get('oom_kill', 0) for _, r in mine)} |")
     series = []
     for arm in arms:
