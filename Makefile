@@ -67,7 +67,7 @@ CFLAGS_USER := -O2 -g -Wall -Wextra -Werror -std=gnu11 -I$(REPO)/include
 BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-I$(BUILD)/include -I$(LIBBPF_INC) -I$(REPO)/include -I$(REPO)/bpf-policies
 
-.PHONY: check-policies install uninstall sdk-stage kselftests all deps kernel kernel-stock kernel-debug kernel-bench tools policies loader workloads \
+.PHONY: deps-bench check-policies install uninstall sdk-stage kselftests all deps kernel kernel-stock kernel-debug kernel-bench tools policies loader workloads \
 	check check-host check-vm check-debug demo bench vm-shell fuzz checkpatch check-series format clean
 
 all: policies loader
@@ -76,6 +76,12 @@ deps: $(DEPS_STAMP)
 $(DEPS_STAMP):
 	@scripts/install-deps.sh $(DEB_PACKAGES)
 	@mkdir -p $(BUILD) && touch $@
+
+# What only make bench needs: the database workload's server and client
+# (db_readmostly), kept out of deps so that make check does not fetch them.
+BENCH_PACKAGES := mariadb-server-core mariadb-client-core sysbench
+deps-bench: $(DEPS_STAMP)
+	@scripts/install-deps.sh $(BENCH_PACKAGES)
 
 # The kernel: rebuilt only when the patch series, the config or the build
 # script changes. The stamp's name carries a hash of those inputs, so an
@@ -238,7 +244,7 @@ demo:
 	@bench/demo.sh
 
 # Not part of check: long, and it prints figures rather than verdicts.
-bench: $(KSTAMP_BENCH) $(KSTAMP_STOCK) policies loader workloads
+bench: deps-bench $(KSTAMP_BENCH) $(KSTAMP_STOCK) policies loader workloads
 	@bench/bench.sh $(BENCH)
 
 # mglructl, the shipped policies (where an installed mglructl looks for

@@ -161,6 +161,13 @@ bench_swappiness() {
 	} | section swappiness "$(cat "$d/where" 2>/dev/null || echo "$where")"
 }
 
+# The columns of file_anon_mix's table (summarize_arms.py specs)
+mix_columns=(--column "file_batches:file batches:+" --column "anon_iterations:anon iterations:+"
+	--column "refault_file:file refaults:-" --column "max_events:limit hits:-"
+	--column "psi_full_us:PSI full (ms):-" --column "reclaims:reclaim calls"
+	--column "empty_reclaims:of them empty:-" --column "agings:agings"
+	--column "failed_agings:failed agings" --column pgscan:pgscan --column pgsteal:pgsteal)
+
 bench_mix() {
 	local d=$out/mix reps=${MIX_REPS:-3}
 	if [ $report_only = 0 ]; then
@@ -168,12 +175,12 @@ bench_mix() {
 		vm "$patched" "$d/side" bash -c '
 			for rep in $(seq '"$reps"'); do
 				selftests/workloads/file_anon_mix.sh --out /run/results/$rep --seconds 40 \
-					--anon-mb 12 --file-mb 36 --arm stock=stock --arm budget=budget || exit 1
+					--arm stock=stock --arm budget=budget || exit 1
 			done' &
 		vm "$patched" "$d/classic" bash -c '
 			for rep in $(seq '"$reps"'); do
 				selftests/workloads/file_anon_mix.sh --out /run/results/$rep --seconds 40 \
-					--anon-mb 12 --file-mb 36 --arm classic=classic || exit 1
+					--arm classic=classic || exit 1
 			done'
 		wait
 		echo "$where" >"$d/where"
@@ -183,13 +190,153 @@ bench_mix() {
 		echo
 		echo "Per arm a 208 MiB memcg without swap: 16 readers of a 36 MiB file through mmap, 256 pages a"
 		echo "batch and a 100-300 ms pause after each, and 16 workers mapping, touching and unmapping 12 MiB"
-		echo "each (anon 92% of the limit and file 17%, the seed's proportions), for 40 virtual s. stock and budget side by side in one guest, the classic LRU alone in"
-		echo "another; $reps runs each. Limit hits: memory.events max; PSI full: memory.pressure full total."
+		echo "each (anon 92% of the limit and file 17%, the seed's proportions), for 40 virtual s. stock and"
+		echo "budget side by side in one guest, the classic LRU alone in another; $reps runs each. Limit"
+		echo "hits: memory.events max; PSI full: memory.pressure full total. From the kernel's trace, by"
+		echo "the arm's threads: memcg reclaim calls, those that reclaimed nothing (empty), and MGLRU"
+		echo "agings (try_to_inc_max_seq) with those that could not age; stock ends its pass after every"
+		echo "aging, budget only after a failed one, so for stock \"agings\" are its passes that aged and"
+		echo "gave up."
 		echo
-		python3 "$repo/bench/summarize_mix.py" "$d"/side/[0-9]*/mix.csv "$d"/classic/[0-9]*/mix.csv
+		python3 "$repo/bench/summarize_arms.py" "${mix_columns[@]}" --compare budget/stock \
+			"$d"/side/[0-9]*/mix.csv "$d"/classic/[0-9]*/mix.csv
 		echo
 	} | section mix "$(cat "$d/where" 2>/dev/null || echo "$where")"
 }
+
+# Seed 000's OOM: the shapes of file_anon_mix searched for one where stock
+# MGLRU is OOM-killed and the classic LRU is not, as MEMCG_MB:FILE_MB:
+# ANON_WORKERS:ANON_KB (KiB each worker holds).
+oom_shapes=(208:36:16:12288 208:36:16:12800 208:36:16:13056 208:72:16:12288 416:72:32:12288)
+
+bench_oom() {
+	local d=$out/oom shape shapes=${OOM_SHAPES:-${oom_shapes[*]}}
+	if [ $report_only = 0 ]; then
+		echo "bench: file_anon_mix shapes for seed 000's OOM, one run each: stock and budget side by side; classic LRU alone"
+		for guest in side classic; do
+			local arms="--arm stock=stock --arm budget=budget"
+			[ $guest = classic ] && arms="--arm classic=classic"
+			vm "$patched" "$d/$guest" bash -c '
+				for shape in '"$shapes"'; do
+					IFS=: read -r memcg file workers kb <<<"$shape"
+					selftests/workloads/file_anon_mix.sh --out /run/results/$shape \
+						--seconds 30 --memcg-mb $memcg --file-mb $file --file-workers $workers \
+						--anon-workers $workers --anon-kb $kb '"$arms"' || exit 1
+				done' &
+		done
+		wait
+		echo "$where" >"$d/where"
+	fi
+	{
+		echo "## file_anon_mix shapes (seed 000): where does stock MGLRU OOM?"
+		echo
+		echo "The seed's reproducer OOM-kills stock 6.12 MGLRU after 10-20 iterations while the classic"
+		echo "LRU finishes 128. Each shape below: N file readers and N anon workers in a memcg without swap,"
+		echo "30 virtual s, one run; stock and budget side by side in one guest, the classic LRU alone in"
+		echo "another. Anon and file are the shares of the limit."
+		echo
+		echo "| memcg | file | workers | anon | arm | OOM kills | anon iterations | file batches | file refaults | limit hits | empty reclaim calls | agings |"
+		echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+		for shape in $shapes; do
+			IFS=: read -r memcg file workers kb <<<"$shape"
+			for f in "$d/side/$shape/mix.csv" "$d/classic/$shape/mix.csv"; do
+				[ -f "$f" ] || continue
+				awk -F, -v m="$memcg" -v fi="$file" -v w="$workers" -v kb="$kb" 'NR > 1 {
+					printf "| %d MiB | %d%% | %d | %d%% | %s | %d | %d | %d | %d | %d | %s | %s |\n",
+						m, 100 * fi / m, w, 100 * w * kb / 1024 / m, $1, $6, $3, $2, $4, $9, $12, $13 }' "$f"
+			done
+		done
+		echo
+	} | section oom "$(cat "$d/where" 2>/dev/null || echo "$where")"
+}
+
+# db_readmostly's columns and its database (built on the host, once)
+db_columns=(--column "tps:transactions/s:+:1" --column "lat_avg_ms:latency avg (ms):-:1"
+	--column "lat_p95_ms:latency p95 (ms):-:1" --column "refault_file:file refaults:-"
+	--column "max_events:limit hits:-" --column "psi_full_us:PSI full (ms):-"
+	--column pgscan:pgscan --column pgsteal:pgsteal)
+db_data=$repo/build/db/sbtest.tar
+
+bench_db() {
+	local d=$out/db reps=${DB_REPS:-3}
+	if [ $report_only = 0 ]; then
+		[ -f "$db_data" ] || "$repo/selftests/workloads/db_prepare.sh" "$db_data" || return 1
+		echo "bench: db_readmostly (sysbench on MariaDB), $reps runs: stock, budget and combined side by side"
+		vm "$patched" "$d/side" bash -c '
+			for rep in $(seq '"$reps"'); do
+				selftests/workloads/db_readmostly.sh --out /run/results/$rep --data '"$db_data"' \
+					--arm stock=stock --arm budget=budget --arm combined=combined || exit 1
+			done'
+		echo "$where" >"$d/where"
+	fi
+	{
+		echo "## db_readmostly (seed 000's database workload): sysbench on MariaDB, read-mostly, no swap"
+		echo
+		echo "Per arm a MariaDB server in a 96 MiB memcg without swap, its 116 MiB of tables (4 of 100,000"
+		echo "rows) on the zram scratch disk read through the page cache (an 8 MiB buffer pool); sysbench"
+		echo "from the root cgroup, 4 threads, each transaction 19 point selects and 1 index update"
+		echo "(YCSB workload B's 95/5) on pareto-distributed keys, 20 virtual s of warmup and 60 measured."
+		echo "The arms side by side in one guest; $reps runs."
+		echo
+		python3 "$repo/bench/summarize_arms.py" "${db_columns[@]}" --compare budget/stock \
+			--compare combined/stock "$d"/side/[0-9]*/db.csv
+		echo
+	} | section db "$(cat "$d/where" 2>/dev/null || echo "$where")"
+}
+
+# combined against each of its parts, side by side on the part's seed
+# workload (each pair shares the one vCPU alike).
+bench_combined() {
+	local d=$out/combined reps=${COMBINED_REPS:-3}
+	if [ $report_only = 0 ]; then
+		echo "bench: combined against its parts, $reps runs each: thrash_aging (madv_random_thrash), budget (file_anon_mix), isolation_throttle (isolation_pileup)"
+		vm "$patched" "$d/thrash" bash -c '
+			for rep in $(seq '"$reps"'); do
+				selftests/workloads/madv_random_thrash.sh --out /run/results/$rep \
+					--duration 45 --cold-at 15 \
+					--arm thrash_aging=thrash_aging --arm combined=combined || exit 1
+			done' &
+		vm "$patched" "$d/other" bash -c '
+			for rep in $(seq '"$reps"'); do
+				selftests/workloads/file_anon_mix.sh --out /run/results/mix/$rep --seconds 40 \
+					--arm budget=budget --arm combined=combined || exit 1
+				for threads in 192 64; do
+					selftests/workloads/isolation_pileup.sh --out /run/results/pileup$threads/$rep \
+						--threads $threads --seconds 20 \
+						--arm isolation_throttle=isolation_throttle --arm combined=combined || exit 1
+				done
+			done'
+		wait
+		echo "$where" >"$d/where"
+	fi
+	{
+		echo "## combined against its parts"
+		echo
+		echo "combined is budget + isolation_throttle + thrash_aging in one policy. On each part's seed"
+		echo "workload it ran side by side with that part (the same workloads and sizes as above); $reps runs each."
+		echo
+		echo "### madv_random_thrash: combined and thrash_aging side by side"
+		echo
+		python3 "$repo/bench/summarize_thrash.py" 15 "$d/thrash.png" "$d"/thrash/[0-9]* |
+			sed -n '/^| arm | runs/,$p'
+		echo
+		echo "### file_anon_mix: combined and budget side by side"
+		echo
+		python3 "$repo/bench/summarize_arms.py" "${mix_columns[@]}" --compare combined/budget \
+			"$d"/other/mix/[0-9]*/mix.csv
+		for threads in 192 64; do
+			echo
+			echo "### isolation_pileup, $threads threads: combined and isolation_throttle one after the other"
+			echo
+			python3 "$repo/bench/summarize_arms.py" "${pileup_columns[@]}" \
+				--compare combined/isolation_throttle "$d"/other/pileup$threads/[0-9]*/pileup.csv
+		done
+		echo
+	} | section combined "$(cat "$d/where" 2>/dev/null || echo "$where")"
+}
+
+pileup_columns=(--column "touches:touches:+" --column throttles:throttles
+	--column pgscan:pgscan --column pgsteal:pgsteal)
 
 bench_overhead() {
 	local d=$out/overhead policies=(passthrough budget isolation_throttle thrash_aging swappiness combined)
@@ -322,9 +469,9 @@ bench_iteration() {
 }
 
 for w in "${workloads[@]}"; do
-	if [ $report_only = 1 ] && [ "$w" != overhead ] && [ "$w" != swappiness ] && [ "$w" != thrash ] &&
-		[ "$w" != pileup ] && [ "$w" != mix ]; then
-		echo "bench: --report knows overhead, swappiness, thrash, pileup and mix, not '$w'" >&2
+	if [ $report_only = 1 ] &&
+		! [[ " overhead swappiness thrash pileup mix oom db combined " == *" $w "* ]]; then
+		echo "bench: --report knows overhead, swappiness, thrash, pileup, mix, oom, db and combined, not '$w'" >&2
 		exit 2
 	fi
 	"bench_$w"

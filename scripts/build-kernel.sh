@@ -48,6 +48,10 @@ stock)
 	;;
 patched | debug | bench | source)
 	src=$build/src/linux
+	# The flavors share this tree: one at a time unpacks and patches it
+	# (make -j builds several kernels at once).
+	exec 9>"$build/src/.linux.lock"
+	flock 9
 	if [ ! -d "$src/.git" ]; then
 		rm -rf "$src"
 		extract "$src"
@@ -82,6 +86,7 @@ patched | debug | bench | source)
 		done
 		echo "$series_id" >"$src/.mglru-series"
 	fi
+	flock -u 9
 	# source: the patched tree alone, for libbpf and bpftool
 	[ "$flavor" = source ] && { say "tree ready: $src"; exit 0; }
 	fragments=(kernel-config/mglru_ext.config kernel-config/mglru_ext-patched.config)

@@ -6,7 +6,7 @@
 # An arm is NAME=POLICY[,KNOB=VALUE...]. POLICY is a shipped policy name or
 # a .bpf.o (attached to the arm's memcg with mglructl, the knobs as --set),
 # "stock" (no policy: stock MGLRU) or "classic" (lru_gen disabled, which is
-# global: a classic arm runs alone).
+# global: a classic arm runs alone or beside other classic arms only).
 #
 #   arm_parse SPEC            sets arm_name, arm_policy, arm_sets (array)
 #   arm_memcg CG MB SWAP      a fresh memcg CG: memory.max MB MiB,
@@ -15,8 +15,8 @@
 #   arm_policy_id CG          the id of the policy attached to CG, if any
 #   arm_detach CG             undo arm_attach for arm_policy
 #   arm_remove CG             kill what is left in CG and remove it
-#   arm_alone SPEC...         fails, saying why, when a classic arm is not
-#                             the only one
+#   arm_alone SPEC...         fails, saying why, when a classic arm runs
+#                             beside an arm that is not classic
 
 arms_ctl=${MGLRU_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}/build/bin/mglructl
 
@@ -68,13 +68,13 @@ arm_remove() { # CG
 }
 
 arm_alone() { # SPEC...
-	local spec
-	[ $# -le 1 ] && return 0
+	local spec classic=0 other=0
 	for spec in "$@"; do
 		arm_parse "$spec"
-		if [ "$arm_policy" = classic ]; then
-			echo "arms: the classic arm ($arm_name) is global and runs alone" >&2
-			return 1
-		fi
+		if [ "$arm_policy" = classic ]; then classic=1; else other=1; fi
 	done
+	if [ $classic = 1 ] && [ $other = 1 ]; then
+		echo "arms: the classic LRU is global: a classic arm runs only beside other classic arms" >&2
+		return 1
+	fi
 }

@@ -7,6 +7,11 @@
 #   bed_clock           "instructions" or "wall": how this guest's time runs
 #   bed_stage FILE...   copy FILEs to /run/stage (tmpfs) and print the
 #                       staged path of the last one
+#   bed_stage_exec DIR BIN
+#                       stage a dynamically linked BIN with the libraries
+#                       it loads into /run/stage/DIR and print the command
+#                       that runs the staged copy with them (a static BIN:
+#                       the staged copy)
 #   bed_settle          write back and drop the page cache, and compact
 #                       memory where the kernel can: the state every
 #                       measured run starts from
@@ -39,6 +44,22 @@ bed_stage() {
 		cp "$f" "$staged" || return 1
 	done
 	echo "$staged"
+}
+
+bed_stage_exec() { # DIR BIN
+	local dir=$bed_stage_dir/$1 bin=$2 lib loader=
+	mkdir -p "$dir"
+	cp "$bin" "$dir/" || return 1
+	if ! ldd "$bin" >/dev/null 2>&1; then # static
+		echo "$dir/$(basename "$bin")"
+		return 0
+	fi
+	for lib in $(ldd "$bin" | awk '/=> \// { print $3 } /^\t\// { print $1 }'); do
+		cp -L "$lib" "$dir/" || return 1
+		case $lib in */ld-linux*) loader=$dir/$(basename "$lib") ;; esac
+	done
+	[ -n "$loader" ] || { echo "bed: no dynamic loader for $bin" >&2; return 1; }
+	echo "$loader --library-path $dir $dir/$(basename "$bin")"
 }
 
 bed_settle() {

@@ -7,10 +7,13 @@
  * always be evicted, so a good reclaim loop finishes the work without an
  * OOM kill and without refaulting the file workers' pages over and over.
  *
- * Usage: file_anon_mix FILE FILE_WORKERS ANON_WORKERS ANON_MB SECONDS
+ * Usage: file_anon_mix NAME FILE FILE_WORKERS ANON_WORKERS ANON_KB SECONDS
  *        [BATCH_PAGES]
+ * Every thread is called "mix-NAME" (what the kernel's trace events show,
+ * so that a trace of several arms tells them apart).
  * Prints "file_batches N anon_iterations N" at the end: the work done.
  */
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -88,29 +91,31 @@ int main(int argc, char **argv)
 {
 	unsigned long file_workers, anon_workers, seconds, i;
 	pthread_t *tids;
+	char name[16];
 	struct stat st;
 	int fd;
 
-	if (argc != 6 && argc != 7) {
+	if (argc != 7 && argc != 8) {
 		fprintf(stderr,
-			"usage: file_anon_mix FILE FILE_WORKERS ANON_WORKERS "
-			"ANON_MB SECONDS [BATCH_PAGES]\n");
+			"usage: file_anon_mix NAME FILE FILE_WORKERS ANON_WORKERS "
+			"ANON_KB SECONDS [BATCH_PAGES]\n");
 		return 2;
 	}
-	file_workers = strtoul(argv[2], NULL, 0);
-	anon_workers = strtoul(argv[3], NULL, 0);
-	anon_bytes = strtoul(argv[4], NULL, 0) << 20;
-	seconds = strtoul(argv[5], NULL, 0);
-	if (argc == 7)
-		batch_pages = strtoul(argv[6], NULL, 0);
+	snprintf(name, sizeof(name), "mix-%s", argv[1]);
+	file_workers = strtoul(argv[3], NULL, 0);
+	anon_workers = strtoul(argv[4], NULL, 0);
+	anon_bytes = strtoul(argv[5], NULL, 0) << 10;
+	seconds = strtoul(argv[6], NULL, 0);
+	if (argc == 8)
+		batch_pages = strtoul(argv[7], NULL, 0);
 	if (!file_workers || !anon_workers ||
 	    file_workers + anon_workers > 1024 || !anon_bytes || !batch_pages) {
 		fprintf(stderr, "file_anon_mix: bad worker count or size\n");
 		return 2;
 	}
-	fd = open(argv[1], O_RDONLY);
+	fd = open(argv[2], O_RDONLY);
 	if (fd < 0 || fstat(fd, &st) || st.st_size < (off_t)PAGE) {
-		fprintf(stderr, "file_anon_mix: cannot use %s\n", argv[1]);
+		fprintf(stderr, "file_anon_mix: cannot use %s\n", argv[2]);
 		return 2;
 	}
 	file_pages = st.st_size / PAGE;
@@ -121,13 +126,16 @@ int main(int argc, char **argv)
 	}
 
 	tids = calloc(file_workers + anon_workers, sizeof(*tids));
-	for (i = 0; i < file_workers + anon_workers; i++)
+	/* the workers inherit it */
+	pthread_setname_np(pthread_self(), name);
+	for (i = 0; i < file_workers + anon_workers; i++) {
 		if (pthread_create(&tids[i], NULL,
 				   i < file_workers ? file_worker : anon_worker,
 				   (void *)(i + 1))) {
 			perror("file_anon_mix: pthread_create");
 			return 1;
 		}
+	}
 	sleep(seconds);
 	atomic_store(&stop, 1);
 	for (i = 0; i < file_workers + anon_workers; i++)

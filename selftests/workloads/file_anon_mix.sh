@@ -19,15 +19,21 @@
 #
 # Usage: file_anon_mix.sh --out DIR [--arm NAME=POLICY]... [--seconds S]
 #        [--memcg-mb MB] [--file-mb MB] [--file-workers N] [--anon-workers N]
-#        [--anon-mb MB-PER-WORKER] [--batch-pages N]
+#        [--anon-mb MB-PER-WORKER | --anon-kb KB-PER-WORKER] [--batch-pages N]
 # Writes DIR/mix.csv: arm,file_batches,anon_iterations,refault_file,
 #        refault_anon,oom_kill,pgscan,pgsteal,max_events (times the memcg hit
 #        its limit and reclaimed),psi_full_us (memory.pressure "full"
-#        total: the time all of the memcg's tasks waited on memory)
+#        total: the time all of the memcg's tasks waited on memory),
+#        reclaims (memcg reclaim calls by the arm's tasks),empty_reclaims
+#        (those that reclaimed nothing),agings,failed_agings (MGLRU's
+#        try_to_inc_max_seq() called by the arm's tasks, and those that did
+#        not age; stock ends the pass after every aging and budget only
+#        after a failed one, so these are the passes that aged and gave up)
+#        The last four come from the kernel's trace; empty without tracefs.
 set -u
 repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$repo/selftests/lib/arms.sh"
-mix=$repo/build/bin/file_anon_mix
+. "$repo/selftests/lib/bed.sh"
 scratch=${MGLRU_SCRATCH:-/run/scratch}
 
 out=
@@ -37,7 +43,7 @@ memcg_mb=208
 file_mb=36
 file_workers=16
 anon_workers=16
-anon_mb=12
+anon_kb=$((12 << 10))
 batch_pages=256
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -48,7 +54,8 @@ while [ $# -gt 0 ]; do
 	--file-mb) file_mb=$2 ;;
 	--file-workers) file_workers=$2 ;;
 	--anon-workers) anon_workers=$2 ;;
-	--anon-mb) anon_mb=$2 ;;
+	--anon-mb) anon_kb=$(($2 << 10)) ;;
+	--anon-kb) anon_kb=$2 ;;
 	--batch-pages) batch_pages=$2 ;;
 	*) echo "file_anon_mix: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -58,7 +65,15 @@ done
 [ ${#arms[@]} -gt 0 ] || arms=(stock=stock)
 arm_alone "${arms[@]}" || exit 2
 mkdir -p "$out"
+rm -f "$out/trace_counts"
+# a tmpfs copy: no page the workers fault comes over 9p
+mix=$(bed_stage_exec file_anon_mix "$repo/build/bin/file_anon_mix") || exit 1
 memstat() { awk -v k="$2" '$1 == k { print $2 }' "$1/memory.stat"; }
+trace_counts() { # NAME: its four trace counts, comma-separated (empty without a trace)
+	[ -f "$out/trace_counts" ] || { echo ",,,"; return; }
+	awk -v n="$1" '$1 == n { print $2 "," $3 "," $4 "," $5; found = 1 }
+		END { if (!found) print "0,0,0,0" }' "$out/trace_counts"
+}
 
 echo y >/sys/kernel/mm/lru_gen/enabled
 for arm in "${arms[@]}"; do
@@ -71,23 +86,72 @@ for arm in "${arms[@]}"; do
 	arm_memcg "$cg" "$memcg_mb" 0 && arm_attach "$cg" || exit 1
 done
 
-echo "file_anon_mix: ${#arms[@]} arm(s), ${seconds}s, ${file_workers}x${file_mb} MiB file readers + ${anon_workers}x${anon_mb} MiB anon in ${memcg_mb} MiB" >&2
+# Reclaim calls and agings, told apart by the threads' names (mix-NAME)
+trace=/sys/kernel/tracing
+traced=0
+if [ -w "$trace/kprobe_events" ] && [ -d "$trace/events/vmscan/mm_vmscan_memcg_reclaim_end" ]; then
+	echo 0 >"$trace/tracing_on"
+	echo >"$trace/trace"
+	echo 8192 >"$trace/buffer_size_kb"
+	echo '-:mix_age' >>"$trace/kprobe_events" 2>/dev/null
+	echo '-:mix_aged' >>"$trace/kprobe_events" 2>/dev/null
+	if echo 'p:mix_age try_to_inc_max_seq' >>"$trace/kprobe_events" &&
+		echo 'r:mix_aged try_to_inc_max_seq aged=$retval:u8' >>"$trace/kprobe_events"; then
+		echo 1 >"$trace/events/kprobes/mix_age/enable"
+		echo 1 >"$trace/events/kprobes/mix_aged/enable"
+	fi
+	echo 1 >"$trace/events/vmscan/mm_vmscan_memcg_reclaim_end/enable"
+	echo 1 >"$trace/tracing_on"
+	traced=1
+fi
+
+echo "file_anon_mix: ${#arms[@]} arm(s), ${seconds}s, ${file_workers}x${file_mb} MiB file readers + ${anon_workers}x${anon_kb} KiB anon in ${memcg_mb} MiB" >&2
 for arm in "${arms[@]}"; do
 	name=${arm%%=*}
+	# shellcheck disable=SC2086 # $mix is a command line
 	sh -c 'echo $$ >"$0/cgroup.procs"; exec "$@"' "/sys/fs/cgroup/mix-$name" \
-		"$mix" "$scratch/mix-$name.bin" "$file_workers" "$anon_workers" "$anon_mb" \
+		$mix "$name" "$scratch/mix-$name.bin" "$file_workers" "$anon_workers" "$anon_kb" \
 		"$seconds" "$batch_pages" >"$out/$name.out" 2>&1 &
 done
 wait
+if [ $traced = 1 ]; then
+	echo 0 >"$trace/tracing_on"
+	awk '/entries-in-buffer/ { split($3, n, "/"); if (n[1] != n[2]) exit 1; exit }' "$trace/trace" ||
+		echo "file_anon_mix: the trace buffer overflowed: its counts are short" >&2
+	# NAME reclaims empty_reclaims agings failed_agings, per arm
+	awk '{
+		comm = $1; sub(/-[0-9]+$/, "", comm)
+		if (comm !~ /^mix-/) next
+		arm = substr(comm, 5)
+		if ($0 ~ /mm_vmscan_memcg_reclaim_end:/) {
+			r[arm]++
+			if ($0 ~ /nr_reclaimed=0$/) e[arm]++
+		} else if ($0 ~ / mix_age:/) {
+			a[arm]++
+		} else if ($0 ~ / mix_aged:.* aged=0$/) {
+			f[arm]++
+		}
+		seen[arm] = 1
+	} END { for (x in seen) print x, r[x] + 0, e[x] + 0, a[x] + 0, f[x] + 0 }' \
+		"$trace/trace" >"$out/trace_counts"
+	echo 0 >"$trace/events/vmscan/mm_vmscan_memcg_reclaim_end/enable"
+	for ev in mix_age mix_aged; do
+		[ -d "$trace/events/kprobes/$ev" ] && echo 0 >"$trace/events/kprobes/$ev/enable"
+		echo "-:$ev" >>"$trace/kprobe_events"
+	done
+	echo 1408 >"$trace/buffer_size_kb"
+	echo 1 >"$trace/tracing_on"
+	[ -s "$out/trace_counts" ] || echo "file_anon_mix: the trace saw no reclaim" >&2
+fi
 
-echo "arm,file_batches,anon_iterations,refault_file,refault_anon,oom_kill,pgscan,pgsteal,max_events,psi_full_us" >"$out/mix.csv"
+echo "arm,file_batches,anon_iterations,refault_file,refault_anon,oom_kill,pgscan,pgsteal,max_events,psi_full_us,reclaims,empty_reclaims,agings,failed_agings" >"$out/mix.csv"
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	name=$arm_name
 	cg=/sys/fs/cgroup/mix-$name
 	# an OOM-killed run printed nothing: its work counts as 0
 	read -r fb ai < <(awk '/^file_batches/ { print $2, $4 }' "$out/$name.out")
-	echo "$name,${fb:-0},${ai:-0},$(memstat "$cg" workingset_refault_file),$(memstat "$cg" workingset_refault_anon),$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.events"),$(memstat "$cg" pgscan),$(memstat "$cg" pgsteal),$(awk '$1 == "max" { print $2 }' "$cg/memory.events"),$(sed -n 's/^full .*total=//p' "$cg/memory.pressure")" >>"$out/mix.csv"
+	echo "$name,${fb:-0},${ai:-0},$(memstat "$cg" workingset_refault_file),$(memstat "$cg" workingset_refault_anon),$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.events"),$(memstat "$cg" pgscan),$(memstat "$cg" pgsteal),$(awk '$1 == "max" { print $2 }' "$cg/memory.events"),$(sed -n 's/^full .*total=//p' "$cg/memory.pressure"),$(trace_counts "$name")" >>"$out/mix.csv"
 	arm_detach "$cg"
 	arm_remove "$cg"
 done

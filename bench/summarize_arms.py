@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Summarize the runs of a side-by-side workload: each arm over its runs.
+
+Usage: summarize_arms.py --column SPEC... [--compare A/B]... CSV...
+Each CSV is one run (file_anon_mix.sh's mix.csv, db_readmostly.sh's
+db.csv): a row per arm, an "arm" and an "oom_kill" column among them; rows
+of the same arm in several CSVs are its repetitions.
+SPEC is COLUMN:TITLE[:BETTER[:DIGITS]], BETTER "+" when more is better,
+"-" when less is, empty for neither; a COLUMN ending in _us is printed in
+ms. --compare A/B prints the ratio of A's median to B's for every column
+with a BETTER, and a verdict only when the two arms' runs do not overlap.
+Prints Markdown: a table of medians with their ranges, then the ratios.
+"""
+import argparse
+import csv
+import statistics
+
+from median_range import median_range
+
+
+def column(spec):
+    parts = spec.split(":")
+    if len(parts) < 2 or len(parts) > 4:
+        raise argparse.ArgumentTypeError(f"bad column spec '{spec}'")
+    col, title = parts[0], parts[1]
+    better = parts[2] if len(parts) > 2 else ""
+    digits = int(parts[3]) if len(parts) > 3 else 0
+    return col, title, better, digits
+
+
+def value(row, col):
+    v = float(row.get(col) or 0)
+    return v / 1000 if col.endswith("_us") else v
+
+
+def verdict(better, a, b, a_name, b_name):
+    """better or worse only when the runs' ranges do not overlap"""
+    if min(a) > max(b):
+        return f"{a_name} {'better' if better == '+' else 'worse'} than {b_name} in every run"
+    if max(a) < min(b):
+        return f"{a_name} {'worse' if better == '+' else 'better'} than {b_name} in every run"
+    return "within the runs' spread"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--column", type=column, action="append", required=True)
+    ap.add_argument("--compare", action="append", default=[])
+    ap.add_argument("csv", nargs="+")
+    args = ap.parse_args()
+    arms = {}
+    for path in args.csv:
+        with open(path) as f:
+            for row in csv.DictReader(f):
+                arms.setdefault(row["arm"], []).append(row)
+    cols = args.column
+    print("| arm | runs | runs with an OOM kill | " + " | ".join(c[1] for c in cols) + " |")
+    print("|---|---|---|" + "---|" * len(cols))
+    for arm, rows in arms.items():
+        killed = sum(1 for r in rows if int(r.get("oom_kill") or 0) > 0)
+        cells = [median_range([value(r, c) for r in rows], digits=d) for c, _, _, d in cols]
+        print(f"| {arm} | {len(rows)} | {killed} | " + " | ".join(cells) + " |")
+    for pair in args.compare:
+        a_name, b_name = pair.split("/")
+        if a_name not in arms or b_name not in arms:
+            continue
+        print()
+        for col, title, better, _ in cols:
+            if not better:
+                continue
+            a = [value(r, col) for r in arms[a_name]]
+            b = [value(r, col) for r in arms[b_name]]
+            if statistics.median(b):
+                ratio = statistics.median(a) / statistics.median(b)
+                print(f"{a_name} / {b_name}, {title} (medians): {ratio:.2f}, "
+                      f"{verdict(better, a, b, a_name, b_name)}  ")
+
+
+if __name__ == "__main__":
+    main()
