@@ -65,7 +65,8 @@ bench_thrash() {
 		# by side in sibling memcgs; the classic LRU is a global switch,
 		# so the other runs it alone, and thrash_aging alone after it as
 		# the like-for-like comparison (side by side, the arms share the
-		# one vCPU).
+		# one vCPU), and the classic LRU beside a classic neighbour: the
+		# comparison for the side-by-side arms, with the same CPU share.
 		vm "$patched" "$d/side" bash -c '
 			for rep in $(seq '"$reps"'); do
 				selftests/workloads/madv_random_thrash.sh --out /run/results/$rep \
@@ -78,6 +79,9 @@ bench_thrash() {
 					selftests/workloads/madv_random_thrash.sh --out /run/results/$rep \
 						--duration '"$duration"' --cold-at '"$cold_at"' --arm $arm || exit 1
 				done
+				selftests/workloads/madv_random_thrash.sh --out /run/results/pair$rep \
+					--duration '"$duration"' --cold-at '"$cold_at"' \
+					--arm classic_side=classic --arm classic_neighbour=classic || exit 1
 			done'
 		wait
 		echo "$where" >"$d/where"
@@ -92,9 +96,12 @@ bench_thrash() {
 		echo "the first sample after the drop from which the readers keep at least 70% of their rate over"
 		echo "the 10 s before the cold read for a whole second. stock and thrash_aging ran side by side (one"
 		echo "vCPU shared by both arms); classic and thrash_aging_alone each alone, one after the other in a"
-		echo "second guest; $reps runs each, each run a fresh pair of memcgs in the same boot."
+		echo "second guest, then classic_side beside classic_neighbour (both classic LRU, side by side: the"
+		echo "classic LRU with the CPU share the side-by-side arms have); $reps runs each, each run a fresh"
+		echo "pair of memcgs in the same boot."
 		echo
-		python3 "$repo/bench/summarize_thrash.py" "$cold_at" "$d/thrash.png" "$d"/side/[0-9]* "$d"/alone/[0-9]*
+		python3 "$repo/bench/summarize_thrash.py" "$cold_at" "$d/thrash.png" "$d"/side/[0-9]* "$d"/alone/[0-9]* \
+			"$d"/alone/pair[0-9]*
 		echo
 	} | section thrash "$(cat "$d/where" 2>/dev/null || echo "$where")"
 }
@@ -171,7 +178,7 @@ mix_columns=(--column "file_batches:file batches:+" --column "anon_iterations:an
 bench_mix() {
 	local d=$out/mix reps=${MIX_REPS:-3}
 	if [ $report_only = 0 ]; then
-		echo "bench: file_anon_mix, $reps runs each: stock and budget side by side; classic LRU alone"
+		echo "bench: file_anon_mix, $reps runs each: stock and budget side by side; classic LRU beside classic"
 		vm "$patched" "$d/side" bash -c '
 			for rep in $(seq '"$reps"'); do
 				selftests/workloads/file_anon_mix.sh --out /run/results/$rep --seconds 40 \
@@ -180,7 +187,7 @@ bench_mix() {
 		vm "$patched" "$d/classic" bash -c '
 			for rep in $(seq '"$reps"'); do
 				selftests/workloads/file_anon_mix.sh --out /run/results/$rep --seconds 40 \
-					--arm classic=classic || exit 1
+					--arm classic=classic --arm classic_neighbour=classic || exit 1
 			done'
 		wait
 		echo "$where" >"$d/where"
@@ -191,7 +198,8 @@ bench_mix() {
 		echo "Per arm a 208 MiB memcg without swap: 16 readers of a 36 MiB file through mmap, 256 pages a"
 		echo "batch and a 100-300 ms pause after each, and 16 workers mapping, touching and unmapping 12 MiB"
 		echo "each (anon 92% of the limit and file 17%, the seed's proportions), for 40 virtual s. stock and"
-		echo "budget side by side in one guest, the classic LRU alone in another; $reps runs each. Limit"
+		echo "budget side by side in one guest; in another the classic LRU beside a classic neighbour (the"
+		echo "same workload, so that it has the CPU share the side-by-side arms have); $reps runs each. Limit"
 		echo "hits: memory.events max; PSI full: memory.pressure full total. From the kernel's trace, by"
 		echo "the arm's threads: memcg reclaim calls, those that reclaimed nothing (empty), and MGLRU"
 		echo "agings (try_to_inc_max_seq) with those that could not age; stock ends its pass after every"
@@ -212,10 +220,10 @@ oom_shapes=(208:36:16:12288 208:36:16:12800 208:36:16:13056 208:72:16:12288 416:
 bench_oom() {
 	local d=$out/oom shape shapes=${OOM_SHAPES:-${oom_shapes[*]}}
 	if [ $report_only = 0 ]; then
-		echo "bench: file_anon_mix shapes for seed 000's OOM, one run each: stock and budget side by side; classic LRU alone"
+		echo "bench: file_anon_mix shapes for seed 000's OOM, one run each: stock and budget side by side; classic LRU beside classic"
 		for guest in side classic; do
 			local arms="--arm stock=stock --arm budget=budget"
-			[ $guest = classic ] && arms="--arm classic=classic"
+			[ $guest = classic ] && arms="--arm classic=classic --arm classic_neighbour=classic"
 			vm "$patched" "$d/$guest" bash -c '
 				for shape in '"$shapes"'; do
 					IFS=: read -r memcg file workers kb <<<"$shape"
@@ -232,8 +240,10 @@ bench_oom() {
 		echo
 		echo "The seed's reproducer OOM-kills stock 6.12 MGLRU after 10-20 iterations while the classic"
 		echo "LRU finishes 128. Each shape below: N file readers and N anon workers in a memcg without swap,"
-		echo "30 virtual s, one run; stock and budget side by side in one guest, the classic LRU alone in"
-		echo "another. Anon and file are the shares of the limit."
+		echo "30 virtual s, one run; stock and budget side by side in one guest, in another the classic LRU"
+		echo "beside a classic neighbour. Anon and file are the shares of the limit; empty reclaim calls:"
+		echo "memcg reclaim calls by the arm's threads that reclaimed nothing; agings: MGLRU's, each of"
+		echo "which ends stock's pass (budget's only when it fails)."
 		echo
 		echo "| memcg | file | workers | anon | arm | OOM kills | anon iterations | file batches | file refaults | limit hits | empty reclaim calls | agings |"
 		echo "|---|---|---|---|---|---|---|---|---|---|---|---|"

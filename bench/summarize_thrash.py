@@ -143,7 +143,9 @@ def main():
         first = next(d for a, d, _, _ in found if a == arm)
         series.append((arm, os.path.join(first, arm + ".csv")))
     if plot(png, series, cold_at):
-        print(f"\nplot: {png}")
+        repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        print(f"\nplot: [{os.path.relpath(png, repo)}](../{os.path.relpath(png, repo)}) "
+              "(under build/, where make bench writes it)")
 
 
 if __name__ == "__main__":

@@ -83,6 +83,8 @@ for arm in "${arms[@]}"; do
 	# shellcheck disable=SC2086 # $server is a command line
 	sh -c 'echo $$ >"$0/cgroup.procs"; exec "$@"' "/sys/fs/cgroup/db-$arm_name" \
 		$server --defaults-file="$dir/my.cnf" >"$out/$arm_name.server" 2>&1 &
+	# the servers end when their memcgs are removed, not waited for
+	disown $!
 done
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
