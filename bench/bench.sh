@@ -251,7 +251,8 @@ bench_oom() {
 			IFS=: read -r memcg file workers kb <<<"$shape"
 			for f in "$d/side/$shape/mix.csv" "$d/classic/$shape/mix.csv"; do
 				[ -f "$f" ] || continue
-				awk -F, -v m="$memcg" -v fi="$file" -v w="$workers" -v kb="$kb" 'NR > 1 {
+				# a neighbour only gives the classic arm its CPU share
+				awk -F, -v m="$memcg" -v fi="$file" -v w="$workers" -v kb="$kb" 'NR > 1 && $1 !~ /_neighbour$/ {
 					printf "| %d MiB | %d%% | %d | %d%% | %s | %d | %d | %d | %d | %d | %s | %s |\n",
 						m, 100 * fi / m, w, 100 * w * kb / 1024 / m, $1, $6, $3, $2, $4, $9, $12, $13 }' "$f"
 			done
@@ -272,10 +273,15 @@ bench_db() {
 	if [ $report_only = 0 ]; then
 		[ -f "$db_data" ] || "$repo/selftests/workloads/db_prepare.sh" "$db_data" || return 1
 		echo "bench: db_readmostly (sysbench on MariaDB), $reps runs: stock, budget and combined side by side"
+		# the arms start in another order every run
 		vm "$patched" "$d/side" bash -c '
+			set -- stock budget combined
 			for rep in $(seq '"$reps"'); do
+				arms=()
+				for arm in "$@"; do arms+=(--arm "$arm=$arm"); done
 				selftests/workloads/db_readmostly.sh --out /run/results/$rep --data '"$db_data"' \
-					--arm stock=stock --arm budget=budget --arm combined=combined || exit 1
+					--warmup 10 --seconds 30 "${arms[@]}" || exit 1
+				set -- "${@:2}" "$1"
 			done'
 		echo "$where" >"$d/where"
 	fi
@@ -285,8 +291,8 @@ bench_db() {
 		echo "Per arm a MariaDB server in a 96 MiB memcg without swap, its 116 MiB of tables (4 of 100,000"
 		echo "rows) on the zram scratch disk read through the page cache (an 8 MiB buffer pool); sysbench"
 		echo "from the root cgroup, 4 threads, each transaction 19 point selects and 1 index update"
-		echo "(YCSB workload B's 95/5) on pareto-distributed keys, 20 virtual s of warmup and 60 measured."
-		echo "The arms side by side in one guest; $reps runs."
+		echo "(YCSB workload B's 95/5) on pareto-distributed keys, 10 virtual s of warmup, then 30 measured."
+		echo "The arms side by side in one guest, started in another order each run; $reps runs."
 		echo
 		python3 "$repo/bench/summarize_arms.py" "${db_columns[@]}" --compare budget/stock \
 			--compare combined/stock "$d"/side/[0-9]*/db.csv

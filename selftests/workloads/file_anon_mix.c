@@ -7,10 +7,11 @@
  * always be evicted, so a good reclaim loop finishes the work without an
  * OOM kill and without refaulting the file workers' pages over and over.
  *
- * Usage: file_anon_mix NAME FILE FILE_WORKERS ANON_WORKERS ANON_KB SECONDS
+ * Usage: file_anon_mix TAG FILE FILE_WORKERS ANON_WORKERS ANON_KB SECONDS
  *        [BATCH_PAGES]
- * Every thread is called "mix-NAME" (what the kernel's trace events show,
- * so that a trace of several arms tells them apart).
+ * Every thread is called "mix-TAG" (what the kernel's trace events show,
+ * so that a trace of several arms tells them apart; a thread's name holds
+ * 15 characters).
  * Prints "file_batches N anon_iterations N" at the end: the work done.
  */
 #define _GNU_SOURCE
@@ -97,7 +98,7 @@ int main(int argc, char **argv)
 
 	if (argc != 7 && argc != 8) {
 		fprintf(stderr,
-			"usage: file_anon_mix NAME FILE FILE_WORKERS ANON_WORKERS "
+			"usage: file_anon_mix TAG FILE FILE_WORKERS ANON_WORKERS "
 			"ANON_KB SECONDS [BATCH_PAGES]\n");
 		return 2;
 	}

@@ -69,7 +69,7 @@ rm -f "$out/trace_counts"
 # a tmpfs copy: no page the workers fault comes over 9p
 mix=$(bed_stage_exec file_anon_mix "$repo/build/bin/file_anon_mix") || exit 1
 memstat() { awk -v k="$2" '$1 == k { print $2 }' "$1/memory.stat"; }
-trace_counts() { # NAME: its four trace counts, comma-separated (empty without a trace)
+trace_counts() { # TAG: an arm's four trace counts, comma-separated (empty without a trace)
 	[ -f "$out/trace_counts" ] || { echo ",,,"; return; }
 	awk -v n="$1" '$1 == n { print $2 "," $3 "," $4 "," $5; found = 1 }
 		END { if (!found) print "0,0,0,0" }' "$out/trace_counts"
@@ -86,7 +86,7 @@ for arm in "${arms[@]}"; do
 	arm_memcg "$cg" "$memcg_mb" 0 && arm_attach "$cg" || exit 1
 done
 
-# Reclaim calls and agings, told apart by the threads' names (mix-NAME)
+# Reclaim calls and agings, told apart by the threads' names (mix-TAG)
 trace=/sys/kernel/tracing
 traced=0
 if [ -w "$trace/kprobe_events" ] && [ -d "$trace/events/vmscan/mm_vmscan_memcg_reclaim_end" ]; then
@@ -106,19 +106,23 @@ if [ -w "$trace/kprobe_events" ] && [ -d "$trace/events/vmscan/mm_vmscan_memcg_r
 fi
 
 echo "file_anon_mix: ${#arms[@]} arm(s), ${seconds}s, ${file_workers}x${file_mb} MiB file readers + ${anon_workers}x${anon_kb} KiB anon in ${memcg_mb} MiB" >&2
+tag=0
 for arm in "${arms[@]}"; do
 	name=${arm%%=*}
+	# the threads are called mix-TAG, TAG the arm's number: an arm's name
+	# may not fit in the 15 characters a thread's name has
 	# shellcheck disable=SC2086 # $mix is a command line
 	sh -c 'echo $$ >"$0/cgroup.procs"; exec "$@"' "/sys/fs/cgroup/mix-$name" \
-		$mix "$name" "$scratch/mix-$name.bin" "$file_workers" "$anon_workers" "$anon_kb" \
+		$mix $tag "$scratch/mix-$name.bin" "$file_workers" "$anon_workers" "$anon_kb" \
 		"$seconds" "$batch_pages" >"$out/$name.out" 2>&1 &
+	tag=$((tag + 1))
 done
 wait
 if [ $traced = 1 ]; then
 	echo 0 >"$trace/tracing_on"
 	awk '/entries-in-buffer/ { split($3, n, "/"); if (n[1] != n[2]) exit 1; exit }' "$trace/trace" ||
 		echo "file_anon_mix: the trace buffer overflowed: its counts are short" >&2
-	# NAME reclaims empty_reclaims agings failed_agings, per arm
+	# TAG reclaims empty_reclaims agings failed_agings, per arm
 	awk '{
 		comm = $1; sub(/-[0-9]+$/, "", comm)
 		if (comm !~ /^mix-/) next
@@ -144,6 +148,7 @@ if [ $traced = 1 ]; then
 	[ -s "$out/trace_counts" ] || echo "file_anon_mix: the trace saw no reclaim" >&2
 fi
 
+tag=0
 echo "arm,file_batches,anon_iterations,refault_file,refault_anon,oom_kill,pgscan,pgsteal,max_events,psi_full_us,reclaims,empty_reclaims,agings,failed_agings" >"$out/mix.csv"
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
@@ -151,7 +156,8 @@ for arm in "${arms[@]}"; do
 	cg=/sys/fs/cgroup/mix-$name
 	# an OOM-killed run printed nothing: its work counts as 0
 	read -r fb ai < <(awk '/^file_batches/ { print $2, $4 }' "$out/$name.out")
-	echo "$name,${fb:-0},${ai:-0},$(memstat "$cg" workingset_refault_file),$(memstat "$cg" workingset_refault_anon),$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.events"),$(memstat "$cg" pgscan),$(memstat "$cg" pgsteal),$(awk '$1 == "max" { print $2 }' "$cg/memory.events"),$(sed -n 's/^full .*total=//p' "$cg/memory.pressure"),$(trace_counts "$name")" >>"$out/mix.csv"
+	echo "$name,${fb:-0},${ai:-0},$(memstat "$cg" workingset_refault_file),$(memstat "$cg" workingset_refault_anon),$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.events"),$(memstat "$cg" pgscan),$(memstat "$cg" pgsteal),$(awk '$1 == "max" { print $2 }' "$cg/memory.events"),$(sed -n 's/^full .*total=//p' "$cg/memory.pressure"),$(trace_counts $tag)" >>"$out/mix.csv"
+	tag=$((tag + 1))
 	arm_detach "$cg"
 	arm_remove "$cg"
 done
