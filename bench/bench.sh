@@ -10,9 +10,9 @@
 # section per workload in docs/results.md.
 #
 # Usage: bench.sh [--report] [WORKLOAD...]   (default: all of thrash pileup
-#        swappiness mix overhead hooks iteration)
-# --report writes the sections of the named workloads (overhead,
-# swappiness, thrash, pileup, mix) again from the last run's data under build/bench, without
+#        build swappiness mix oom db combined overhead hooks iteration)
+# --report writes the sections of the named workloads (all but hooks and
+# iteration) again from the last run's data under build/bench, without
 # running anything.
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,7 +27,7 @@ if [ "${1:-}" = --report ]; then
 	shift
 fi
 workloads=("$@")
-[ ${#workloads[@]} -gt 0 ] || workloads=(thrash pileup swappiness mix overhead hooks iteration)
+[ ${#workloads[@]} -gt 0 ] || workloads=(thrash pileup build swappiness mix oom db combined overhead hooks iteration)
 
 vm() { # KERNEL RESULTS_DIR CMD...: the guest's wall seconds go to DIR/wall
 	local kernel=$1 dir=$2 start=$SECONDS rc
@@ -300,6 +300,49 @@ bench_db() {
 	} | section db "$(cat "$d/where" 2>/dev/null || echo "$where")"
 }
 
+# parallel_build's columns and its root file system (built on the host, once)
+build_columns=(--column "seconds:build time (virtual s):-:2" --column "status:make's exit status"
+	--column "objects:objects built:+" --column "psi_full_us:PSI full (ms):-"
+	--column "refault_anon:anon refaults:-" --column throttles:throttles
+	--column pgscan:pgscan --column pgsteal:pgsteal)
+build_root=$repo/build/parallel_build/root.tar
+
+bench_build() {
+	local d=$out/build reps=${BUILD_REPS:-3}
+	if [ $report_only = 0 ]; then
+		[ -f "$build_root" ] || "$repo/selftests/workloads/build_prepare.sh" "$build_root" || return 1
+		echo "bench: parallel_build (make -j8 in a third of its peak, swap on dm-delay), $reps runs: stock, isolation_throttle and combined one after the other"
+		# the first run sizes the memcg (a third of the build's peak
+		# without a limit), the others reuse it; the arms go in another
+		# order every run
+		vm "$patched" "$d/guest" bash -c '
+			set -- stock isolation_throttle combined
+			size=()
+			for rep in $(seq '"$reps"'); do
+				arms=()
+				for arm in "$@"; do arms+=(--arm "$arm=$arm"); done
+				selftests/workloads/parallel_build.sh --out /run/results/$rep \
+					--root '"$build_root"' --jobs 8 "${size[@]}" "${arms[@]}" || exit 1
+				size=(--memcg-mb "$(awk -F, "NR == 2 { print \$3 }" /run/results/1/build.csv)")
+				set -- "${@:2}" "$1"
+			done'
+		echo "$where" >"$d/where"
+	fi
+	{
+		echo "## parallel_build (seed 003's second workload): make -j8 in a memcg a third of its peak"
+		echo
+		echo "make -j8 compiling mglructl's 16 sources (-O2 -g, objects only) in a chroot on tmpfs, in a"
+		echo "memcg a third of the build's memory.peak without a limit ($(awk -F, 'NR == 2 { print $3 }' \
+			"$d/guest/1/build.csv" 2>/dev/null) MiB), swap on dm-delay (50 ms) over zram in the guest;"
+		echo "the arms one after the other, in another order each run; $reps runs. Build time in virtual"
+		echo "seconds; make's exit status is not 0 when a compiler was OOM-killed."
+		echo
+		python3 "$repo/bench/summarize_arms.py" "${build_columns[@]}" \
+			--compare isolation_throttle/stock --compare combined/stock "$d"/guest/[0-9]*/build.csv
+		echo
+	} | section build "$(cat "$d/where" 2>/dev/null || echo "$where")"
+}
+
 # combined against each of its parts, side by side on the part's seed
 # workload (each pair shares the one vCPU alike).
 bench_combined() {
@@ -486,8 +529,8 @@ bench_iteration() {
 
 for w in "${workloads[@]}"; do
 	if [ $report_only = 1 ] &&
-		! [[ " overhead swappiness thrash pileup mix oom db combined " == *" $w "* ]]; then
-		echo "bench: --report knows overhead, swappiness, thrash, pileup, mix, oom, db and combined, not '$w'" >&2
+		! [[ " overhead swappiness thrash pileup mix oom db build combined " == *" $w "* ]]; then
+		echo "bench: --report knows overhead, swappiness, thrash, pileup, mix, oom, db, build and combined, not '$w'" >&2
 		exit 2
 	fi
 	"bench_$w"

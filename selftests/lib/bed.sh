@@ -16,6 +16,10 @@
 #                       memory where the kernel can: the state every
 #                       measured run starts from
 #   bed_swap_on MB      a fresh zram0 swap area of MB MiB
+#   bed_slow_swap DEV MS
+#                       the only swap: DEV behind dm-delay, every I/O MS ms
+#                       late (slow swap-out stretches the time reclaimed
+#                       folios stay isolated); bed_slow_swap_off undoes it
 #   bed_sync            arm the start of the next run: prints a file whose
 #                       first read returns just after the memcg statistics
 #                       flush worker has run (reclaim_load --wait FILE), or
@@ -73,6 +77,21 @@ bed_swap_on() { # MB
 	echo 1 >/sys/block/zram0/reset
 	echo "$1M" >/sys/block/zram0/disksize
 	mkswap /dev/zram0 >/dev/null && swapon /dev/zram0
+}
+
+bed_slow_swap() { # DEV MS
+	local sectors
+	swapoff -a 2>/dev/null
+	export DM_DISABLE_UDEV=1
+	sectors=$(blockdev --getsz "$1") || return 1
+	dmsetup remove slowswap 2>/dev/null
+	echo "0 $sectors delay $1 0 $2" | dmsetup create slowswap || return 1
+	mkswap /dev/mapper/slowswap >/dev/null && swapon /dev/mapper/slowswap
+}
+
+bed_slow_swap_off() {
+	swapoff /dev/mapper/slowswap
+	dmsetup remove slowswap
 }
 
 bed_trace=/sys/kernel/tracing

@@ -15,7 +15,7 @@
 set -u
 repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$repo/selftests/lib/arms.sh"
-anon_touch=$repo/build/bin/anon_touch
+. "$repo/selftests/lib/bed.sh"
 swapdev=${MGLRU_SWAPDEV:-/dev/vdb}
 
 out=
@@ -42,13 +42,10 @@ done
 [ ${#arms[@]} -gt 0 ] || arms=(stock=stock)
 mkdir -p "$out"
 
+# a tmpfs copy: no page the threads fault comes over 9p
+anon_touch=$(bed_stage_exec anon_touch "$repo/build/bin/anon_touch") || exit 1
 # Swap on dm-delay: slow swap-out stretches the isolation window.
-swapoff -a 2>/dev/null
-export DM_DISABLE_UDEV=1
-sectors=$(blockdev --getsz "$swapdev")
-dmsetup remove slowswap 2>/dev/null
-echo "0 $sectors delay $swapdev 0 $delay_ms" | dmsetup create slowswap || exit 1
-mkswap /dev/mapper/slowswap >/dev/null && swapon /dev/mapper/slowswap || exit 1
+bed_slow_swap "$swapdev" "$delay_ms" || exit 1
 
 echo "arm,threads,touches,oom_kill,oom,throttles,pgscan,pgsteal" >"$out/pileup.csv"
 for arm in "${arms[@]}"; do
@@ -57,8 +54,9 @@ for arm in "${arms[@]}"; do
 	arm_remove "$cg"
 	arm_memcg "$cg" "$memcg_mb" max && arm_attach "$cg" || exit 1
 	id=$(arm_policy_id "$cg")
+	# shellcheck disable=SC2086 # $anon_touch is a command line
 	result=$(sh -c 'echo $$ >"$0/cgroup.procs"; exec "$@"' "$cg" \
-		"$anon_touch" "$anon_mb" "$threads" "$seconds" 2>/dev/null)
+		$anon_touch "$anon_mb" "$threads" "$seconds" 2>/dev/null)
 	touches=$(awk '$1 == "touches" { print $2 }' <<<"$result")
 	throttles=0
 	[ -n "$id" ] && throttles=$(cat "/sys/kernel/mm/mglru_ext/policies/$id/counters/throttles")
@@ -68,6 +66,5 @@ for arm in "${arms[@]}"; do
 	echo "isolation_pileup: $arm_name done" >&2
 	arm_remove "$cg"
 done
-swapoff /dev/mapper/slowswap
-dmsetup remove slowswap
+bed_slow_swap_off
 cat "$out/pileup.csv"
