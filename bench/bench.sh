@@ -311,12 +311,12 @@ bench_build() {
 	local d=$out/build reps=${BUILD_REPS:-3}
 	if [ $report_only = 0 ]; then
 		[ -f "$build_root" ] || "$repo/selftests/workloads/build_prepare.sh" "$build_root" || return 1
-		echo "bench: parallel_build (make -j8 in a third of its peak, swap on dm-delay), $reps runs: stock, isolation_throttle and combined one after the other"
+		echo "bench: parallel_build (make -j8 in a third of its peak, swap on dm-delay), $reps runs: stock and isolation_throttle one after the other"
 		# the first run sizes the memcg (a third of the build's peak
 		# without a limit), the others reuse it; the arms go in another
 		# order every run
 		vm "$patched" "$d/guest" bash -c '
-			set -- stock isolation_throttle combined
+			set -- stock isolation_throttle
 			size=()
 			for rep in $(seq '"$reps"'); do
 				arms=()
@@ -331,14 +331,14 @@ bench_build() {
 	{
 		echo "## parallel_build (seed 003's second workload): make -j8 in a memcg a third of its peak"
 		echo
-		echo "make -j8 compiling mglructl's 16 sources (-O2 -g, objects only) in a chroot on tmpfs, in a"
+		echo "make -j8 compiling mglructl's 16 sources (-O2, objects only) in a chroot on tmpfs, in a"
 		echo "memcg a third of the build's memory.peak without a limit ($(awk -F, 'NR == 2 { print $3 }' \
 			"$d/guest/1/build.csv" 2>/dev/null) MiB), swap on dm-delay (50 ms) over zram in the guest;"
 		echo "the arms one after the other, in another order each run; $reps runs. Build time in virtual"
 		echo "seconds; make's exit status is not 0 when a compiler was OOM-killed."
 		echo
 		python3 "$repo/bench/summarize_arms.py" "${build_columns[@]}" \
-			--compare isolation_throttle/stock --compare combined/stock "$d"/guest/[0-9]*/build.csv
+			--compare isolation_throttle/stock "$d"/guest/[0-9]*/build.csv
 		echo
 	} | section build "$(cat "$d/where" 2>/dev/null || echo "$where")"
 }

@@ -11,7 +11,7 @@
 set -euo pipefail
 out=${1:?usage: build_prepare.sh OUT.tar}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-cflags="-O2 -g -Wall -std=gnu11 -I$repo/include -I$repo/build/tools/libbpf/include -I$repo/loader"
+cflags="-O2 -Wall -std=gnu11 -I$repo/include -I$repo/build/tools/libbpf/include -I$repo/loader"
 
 [ -d "$repo/build/tools/libbpf/include" ] ||
 	{ echo "build_prepare: libbpf's headers are missing (make tools)" >&2; exit 1; }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # parallel_build (seed 003's second workload, scaled): make -jN compiling
-# a small C tree (mglructl's sources, -O2 -g) in a memcg a third of the
+# a small C tree (mglructl's sources, -O2) in a memcg a third of the
 # build's peak, swap on dm-delay. Many compilers reclaiming in a small
 # memcg over slow swap is where stock MGLRU piles up isolated folios; the
 # measure is the build's time and whether it finishes (an OOM-killed
