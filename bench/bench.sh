@@ -258,6 +258,15 @@ bench_oom() {
 			done
 		done
 		echo
+		# what the search found, over every shape
+		cat "$d"/side/*/mix.csv "$d"/classic/*/mix.csv 2>/dev/null | awk -F, '
+			$1 == "arm" || $1 ~ /_neighbour$/ { next }
+			{ runs[$1]++; kills[$1] += ($6 > 0); empty[$1] += $12; age[$1] += $13
+			  if (!($1 in amin) || $13 < amin[$1]) amin[$1] = $13
+			  if ($13 > amax[$1]) amax[$1] = $13 }
+			END { for (a in runs) printf "%s: OOM-killed in %d of %d shapes; reclaim calls that reclaimed nothing: %d; agings per run %d-%d  \n",
+				a, kills[a], runs[a], empty[a], amin[a], amax[a] }' | sort
+		echo
 	} | section oom "$(cat "$d/where" 2>/dev/null || echo "$where")"
 }
 

@@ -20,25 +20,12 @@ trap 'rm -rf "$tmp"' EXIT
 root=$tmp/root
 mkdir -p "$root/tmp" "$root/dev"
 
-# FILE and every symlink on the way to what it names
-chain() {
-	local f=$1
-	echo "$f"
-	while [ -L "$f" ]; do
-		case $(readlink "$f") in
-		/*) f=$(readlink "$f") ;;
-		*) f=$(dirname "$f")/$(readlink "$f") ;;
-		esac
-		echo "$f"
-	done
-}
-
 bins=(/usr/bin/make /bin/sh "$(command -v gcc)" "$(gcc -print-prog-name=cc1)" "$(command -v as)")
 files=()
 for bin in "${bins[@]}"; do
-	while read -r f; do files+=("$f"); done < <(chain "$bin"
-		ldd "$bin" | awk '/=> \// { print $3 } /^\t\// { print $1 }' |
-			while read -r lib; do chain "$lib"; done)
+	files+=("$bin")
+	while read -r lib; do files+=("$lib"); done < <(ldd "$bin" |
+		awk '/=> \// { print $3 } /^\t\// { print $1 }')
 done
 sources=("$repo"/loader/*.c)
 files+=("${sources[@]}")
@@ -47,16 +34,14 @@ while read -r header; do files+=("$header"); done < <(
 	for src in "${sources[@]}"; do
 		# shellcheck disable=SC2086 # $cflags is a list of flags
 		gcc $cflags -M -MT x "$src"
-	done | tr ' \\' '\n\n' | grep '\.h$' | sort -u | while read -r h; do chain "$h"; done)
+	done | tr ' \\' '\n\n' | grep '\.h$' | sort -u)
 # /bin and /usr/bin may be one directory through a symlink (usrmerge)
 for d in bin lib lib64 sbin; do
 	[ -L "/$d" ] && mkdir -p "$root/usr/$d" && ln -s "$(readlink "/$d")" "$root/$d"
 done
-# each file at its path with the directories resolved (a symlink stays one)
-for f in $(printf '%s\n' "${files[@]}" | sort -u); do
-	dir=$(realpath "$(dirname "$f")")
-	echo "${dir#/}/$(basename "$f")"
-done | tar -C / -cf - --no-recursion -T - | tar -C "$root" -xf -
+# each file at the path it is used by, as a copy of what it names
+printf '%s\n' "${files[@]#/}" | sort -u |
+	tar -C / -cf - --no-recursion --dereference -T - | tar -C "$root" -xf -
 
 # The build: one object per source, as make -jN schedules them
 {
