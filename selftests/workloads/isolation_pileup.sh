@@ -11,7 +11,8 @@
 #
 # Usage: isolation_pileup.sh --out DIR [--arm NAME=POLICY]... [--threads N]
 #        [--seconds S] [--memcg-mb MB] [--anon-mb MB] [--delay-ms MS]
-# Writes DIR/pileup.csv: arm,threads,touches,oom_kill,oom,throttles,pgscan,pgsteal
+# Writes DIR/pileup.csv: arm,threads,touches,oom_kill,oom,throttles,pgscan,pgsteal,
+#        and DIR/NAME.oom.txt for an arm OOM-killed (the kernel's last report)
 set -u
 repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$repo/selftests/lib/arms.sh"
@@ -62,6 +63,11 @@ for arm in "${arms[@]}"; do
 	[ -n "$id" ] && throttles=$(cat "/sys/kernel/mm/mglru_ext/policies/$id/counters/throttles")
 	arm_detach "$cg"
 	ev() { awk -v k="$2" '$1 == k { print $2 }' "$cg/$1"; }
+	# what the memcg held when it was killed (the report's statistics are
+	# below the console's log level)
+	[ "$(ev memory.events oom_kill)" -gt 0 ] &&
+		dmesg | awk '/invoked oom-killer/ { n = NR } { line[NR] = $0 }
+			END { for (i = n; i <= NR; i++) print line[i] }' >"$out/$arm_name.oom.txt"
 	echo "$arm_name,$threads,${touches:-0},$(ev memory.events oom_kill),$(ev memory.events oom),${throttles:-0},$(ev memory.stat pgscan),$(ev memory.stat pgsteal)" >>"$out/pileup.csv"
 	echo "isolation_pileup: $arm_name done" >&2
 	arm_remove "$cg"
