@@ -30,9 +30,10 @@ PY
 }
 
 # 1. isolation_throttle (seed 003): 192 threads write-touching 48 MiB in a
-# 16 MiB memcg, swap on dm-delay. Stock MGLRU piles up isolated folios and
-# OOM-kills; the throttle keeps the work going.
-"$workloads/isolation_pileup.sh" --out $out/pileup192 --threads 192 --seconds 20 \
+# 24 MiB memcg (at 16 MiB their kernel stacks and page tables leave too
+# little for the classic LRU too), swap on dm-delay. Stock MGLRU piles up
+# isolated folios and OOM-kills; the throttle keeps the work going.
+"$workloads/isolation_pileup.sh" --out $out/pileup192 --threads 192 --memcg-mb 24 --seconds 20 \
 	--arm stock=stock --arm isolation_throttle=isolation_throttle | sed 's/^/# /'
 f=$out/pileup192/pileup.csv
 s_oom=$(csv_field $f stock oom_kill)
