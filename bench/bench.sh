@@ -372,8 +372,10 @@ bench_combined() {
 				selftests/workloads/file_anon_mix.sh --out /run/results/mix/$rep --seconds 40 \
 					--arm budget=budget --arm combined=combined || exit 1
 				for threads in 192 64; do
+					mb=16
+					[ $threads = 192 ] && mb=24
 					selftests/workloads/isolation_pileup.sh --out /run/results/pileup$threads/$rep \
-						--threads $threads --seconds 20 \
+						--threads $threads --memcg-mb $mb --seconds 20 \
 						--arm isolation_throttle=isolation_throttle --arm combined=combined || exit 1
 				done
 			done'
