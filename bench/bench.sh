@@ -43,7 +43,7 @@ vm() { # KERNEL RESULTS_DIR CMD...: the guest's wall seconds go to DIR/wall
 
 # Where a section was measured: the date, the kernels and the bed.
 qemu_version=$(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')
-release() { cat "$repo/build/kernel/$1/include/config/kernel.release" 2>/dev/null || echo "?"; }
+release() { cat "$repo/build/kernel/$1/include/config/kernel.release" 2>/dev/null || echo "not built"; }
 where="measured $(date -u +%Y-%m-%d) at $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo "?"):"
 where+=" bench kernel $(release bench) (patched), stock kernel $(release stock) (unpatched);"
 where+=" QEMU $qemu_version TCG, instruction clock (shift ${VM_ICOUNT_SHIFT:-0}), 1 vCPU, 1536 MiB; host $(nproc) cores"
