@@ -15,6 +15,9 @@
 #   arm_policy_id CG          the id of the policy attached to CG, if any
 #   arm_detach CG             undo arm_attach for arm_policy
 #   arm_remove CG             kill what is left in CG and remove it
+#   arm_stat CG KEY           a value of CG's memory.stat
+#   arm_event CG KEY          a value of CG's memory.events
+#   arm_psi_full CG           CG's memory.pressure "full" total (us)
 #   arm_alone SPEC...         fails, saying why, when a classic arm runs
 #                             beside an arm that is not classic
 
@@ -66,6 +69,10 @@ arm_remove() { # CG
 	echo "arms: $1 is still there" >&2
 	return 1
 }
+
+arm_stat() { awk -v k="$2" '$1 == k { print $2 }' "$1/memory.stat"; }
+arm_event() { awk -v k="$2" '$1 == k { print $2 }' "$1/memory.events"; }
+arm_psi_full() { sed -n 's/^full .*total=//p' "$1/memory.pressure"; }
 
 arm_alone() { # SPEC...
 	local spec classic=0 other=0

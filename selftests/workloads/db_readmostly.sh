@@ -55,9 +55,6 @@ done
 [ ${#arms[@]} -gt 0 ] || arms=(stock=stock)
 arm_alone "${arms[@]}" || exit 2
 mkdir -p "$out"
-memstat() { awk -v k="$2" '$1 == k { print $2 }' "$1/memory.stat"; }
-event() { awk -v k="$2" '$1 == k { print $2 }' "$1/memory.events"; }
-psi_full() { sed -n 's/^full .*total=//p' "$1/memory.pressure"; }
 
 server=$(bed_stage_exec mariadbd "$(command -v mariadbd || echo /usr/sbin/mariadbd)") || exit 1
 client=$(bed_stage_exec sysbench "$(command -v sysbench)") || exit 1
@@ -117,7 +114,7 @@ declare -A base
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=/sys/fs/cgroup/db-$arm_name
-	base[$arm_name]="$(memstat "$cg" workingset_refault_file) $(memstat "$cg" pgscan) $(memstat "$cg" pgsteal) $(event "$cg" max) $(psi_full "$cg")"
+	base[$arm_name]="$(arm_stat "$cg" workingset_refault_file) $(arm_stat "$cg" pgscan) $(arm_stat "$cg" pgsteal) $(arm_event "$cg" max) $(arm_psi_full "$cg")"
 done
 clients --time="$seconds" run
 
@@ -131,7 +128,7 @@ for arm in "${arms[@]}"; do
 	avg=$(awk '/^ *avg:/ { print $2; exit }' "$sb")
 	p95=$(awk '/95th percentile:/ { print $3; exit }' "$sb")
 	errs=$(sed -n 's/.*ignored errors: *\([0-9]*\).*/\1/p' "$sb")
-	echo "$arm_name,${tps:-0},${avg:-},${p95:-},${errs:-},$(($(memstat "$cg" workingset_refault_file) - r0)),$(($(memstat "$cg" pgscan) - s0)),$(($(memstat "$cg" pgsteal) - t0)),$(event "$cg" oom_kill),$(($(event "$cg" max) - m0)),$(($(psi_full "$cg") - p0)),$(($(memstat "$cg" anon) >> 20)),$(($(memstat "$cg" file) >> 20))" >>"$out/db.csv"
+	echo "$arm_name,${tps:-0},${avg:-},${p95:-},${errs:-},$(($(arm_stat "$cg" workingset_refault_file) - r0)),$(($(arm_stat "$cg" pgscan) - s0)),$(($(arm_stat "$cg" pgsteal) - t0)),$(arm_event "$cg" oom_kill),$(($(arm_event "$cg" max) - m0)),$(($(arm_psi_full "$cg") - p0)),$(($(arm_stat "$cg" anon) >> 20)),$(($(arm_stat "$cg" file) >> 20))" >>"$out/db.csv"
 	arm_detach "$cg"
 	arm_remove "$cg"
 	rm -rf "$scratch/db-$arm_name"

@@ -68,7 +68,6 @@ mkdir -p "$out"
 rm -f "$out/trace_counts"
 # a tmpfs copy: no page the workers fault comes over 9p
 mix=$(bed_stage_exec file_anon_mix "$repo/build/bin/file_anon_mix") || exit 1
-memstat() { awk -v k="$2" '$1 == k { print $2 }' "$1/memory.stat"; }
 trace_counts() { # TAG: an arm's four trace counts, comma-separated (empty without a trace)
 	[ -f "$out/trace_counts" ] || { echo ",,,"; return; }
 	awk -v n="$1" '$1 == n { print $2 "," $3 "," $4 "," $5; found = 1 }
@@ -156,7 +155,7 @@ for arm in "${arms[@]}"; do
 	cg=/sys/fs/cgroup/mix-$name
 	# an OOM-killed run printed nothing: its work counts as 0
 	read -r fb ai < <(awk '/^file_batches/ { print $2, $4 }' "$out/$name.out")
-	echo "$name,${fb:-0},${ai:-0},$(memstat "$cg" workingset_refault_file),$(memstat "$cg" workingset_refault_anon),$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.events"),$(memstat "$cg" pgscan),$(memstat "$cg" pgsteal),$(awk '$1 == "max" { print $2 }' "$cg/memory.events"),$(sed -n 's/^full .*total=//p' "$cg/memory.pressure"),$(trace_counts $tag)" >>"$out/mix.csv"
+	echo "$name,${fb:-0},${ai:-0},$(arm_stat "$cg" workingset_refault_file),$(arm_stat "$cg" workingset_refault_anon),$(arm_event "$cg" oom_kill),$(arm_stat "$cg" pgscan),$(arm_stat "$cg" pgsteal),$(arm_event "$cg" max),$(arm_psi_full "$cg"),$(trace_counts $tag)" >>"$out/mix.csv"
 	tag=$((tag + 1))
 	arm_detach "$cg"
 	arm_remove "$cg"

@@ -62,13 +62,12 @@ for arm in "${arms[@]}"; do
 	throttles=0
 	[ -n "$id" ] && throttles=$(cat "/sys/kernel/mm/mglru_ext/policies/$id/counters/throttles")
 	arm_detach "$cg"
-	ev() { awk -v k="$2" '$1 == k { print $2 }' "$cg/$1"; }
 	# what the memcg held when it was killed (the report's statistics are
 	# below the console's log level)
-	[ "$(ev memory.events oom_kill)" -gt 0 ] &&
+	[ "$(arm_event "$cg" oom_kill)" -gt 0 ] &&
 		dmesg | awk '/invoked oom-killer/ { n = NR } { line[NR] = $0 }
 			END { for (i = n; i <= NR; i++) print line[i] }' >"$out/$arm_name.oom.txt"
-	echo "$arm_name,$threads,${touches:-0},$(ev memory.events oom_kill),$(ev memory.events oom),${throttles:-0},$(ev memory.stat pgscan),$(ev memory.stat pgsteal)" >>"$out/pileup.csv"
+	echo "$arm_name,$threads,${touches:-0},$(arm_event "$cg" oom_kill),$(arm_event "$cg" oom),${throttles:-0},$(arm_stat "$cg" pgscan),$(arm_stat "$cg" pgsteal)" >>"$out/pileup.csv"
 	echo "isolation_pileup: $arm_name done" >&2
 	arm_remove "$cg"
 done

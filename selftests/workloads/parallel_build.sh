@@ -50,8 +50,6 @@ done
 [ -f "$tarball" ] || { echo "parallel_build: --root TAR is required (build_prepare.sh makes it)" >&2; exit 2; }
 [ ${#arms[@]} -gt 0 ] || arms=(stock=stock)
 mkdir -p "$out"
-memstat() { awk -v k="$2" '$1 == k { print $2 }' "$1/memory.stat"; }
-event() { awk -v k="$2" '$1 == k { print $2 }' "$1/memory.events"; }
 
 root=$bed_stage_dir/build-root
 rm -rf "$root"
@@ -98,7 +96,7 @@ for arm in "${arms[@]}"; do
 	throttles=0
 	[ -n "$id" ] && throttles=$(cat "/sys/kernel/mm/mglru_ext/policies/$id/counters/throttles")
 	arm_detach "$cg"
-	echo "$arm_name,$jobs,$memcg_mb,$secs,$rc,$(find "$root/obj" -name '*.o' | wc -l),$(event "$cg" oom_kill),$(memstat "$cg" pgscan),$(memstat "$cg" pgsteal),$(memstat "$cg" workingset_refault_anon),$(sed -n 's/^full .*total=//p' "$cg/memory.pressure"),${throttles:-0}" >>"$out/build.csv"
+	echo "$arm_name,$jobs,$memcg_mb,$secs,$rc,$(find "$root/obj" -name '*.o' | wc -l),$(arm_event "$cg" oom_kill),$(arm_stat "$cg" pgscan),$(arm_stat "$cg" pgsteal),$(arm_stat "$cg" workingset_refault_anon),$(arm_psi_full "$cg"),${throttles:-0}" >>"$out/build.csv"
 	echo "parallel_build: $arm_name done in $secs s (make: $rc)" >&2
 	arm_remove "$cg"
 done

@@ -74,7 +74,6 @@ load=$(bed_stage "$repo/build/bin/reclaim_load") || exit 1
 file=$scratch/swappiness-$file_mb.bin
 [ -f "$file" ] || dd if=/dev/urandom of="$file" bs=1M count="$file_mb" conv=fsync status=none
 vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
-memstat() { awk -v k="$2" '$1 == k { print $2 }' "$1/memory.stat"; }
 old_swappiness=$(cat /proc/sys/vm/swappiness)
 
 csv=$out/swappiness.csv
@@ -98,7 +97,7 @@ for arm in "${arms[@]}"; do
 			f=$(($(vmstat pgsteal_file) - f0))
 			ns=$(sed -n 's/.* ns=\([0-9]*\).*/\1/p' <<<"$res")
 			share=$(awk -v a="$a" -v f="$f" 'BEGIN { printf "%.3f", (a + f) ? a / (a + f) : 0 }')
-			echo "$name,$order,$s,$rep,$ns,$(memstat "$cg" pgscan),$a,$f,$share,$(memstat "$cg" workingset_refault_anon),$(memstat "$cg" workingset_refault_file)" >>"$csv"
+			echo "$name,$order,$s,$rep,$ns,$(arm_stat "$cg" pgscan),$a,$f,$share,$(arm_stat "$cg" workingset_refault_anon),$(arm_stat "$cg" workingset_refault_file)" >>"$csv"
 			echo "swappiness_sweep: $name $order swappiness=$s rep $rep: anon share $share" >&2
 			arm_detach "$cg"
 			arm_remove "$cg"
