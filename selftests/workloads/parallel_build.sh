@@ -11,13 +11,14 @@
 # Runs in the guest. The compiler, its libraries and the headers come from
 # the root file system build_prepare.sh made, unpacked into tmpfs and
 # chrooted into, so nothing the build reads comes over 9p. Without
-# --memcg-mb the build runs once first in a memcg without a limit, and the
-# limit is a third of its memory.peak. The arms run one after the other
+# --memcg-mb, or with --measure-peak, the build runs once first in a memcg
+# without a limit and its memory.peak goes to DIR/peak_mb; without
+# --memcg-mb the limit is a third of it. The arms run one after the other
 # (they share the swap device), each in a fresh memcg with an empty
 # object directory.
 #
 # Usage: parallel_build.sh --out DIR --root TAR [--arm NAME=POLICY]...
-#        [--jobs N] [--memcg-mb MB] [--delay-ms MS]
+#        [--jobs N] [--memcg-mb MB] [--measure-peak] [--delay-ms MS]
 # Writes DIR/build.csv: arm,jobs,memcg_mb,seconds (virtual, the build's
 #        wall time in the guest),status (make's exit status),objects,
 #        oom_kill,pgscan,pgsteal,refault_anon,psi_full_us,throttles, and
@@ -33,9 +34,11 @@ tarball=
 arms=()
 jobs=8
 memcg_mb=
+measure_peak=0
 delay_ms=50
 while [ $# -gt 0 ]; do
 	case $1 in
+	--measure-peak) measure_peak=1; shift; continue ;;
 	--out) out=$2 ;;
 	--root) tarball=$2 ;;
 	--arm) arms+=("$2") ;;
@@ -73,14 +76,15 @@ build() {
 }
 
 echo y >/sys/kernel/mm/lru_gen/enabled
-if [ -z "$memcg_mb" ]; then
+if [ -z "$memcg_mb" ] || [ $measure_peak = 1 ]; then
 	cg=/sys/fs/cgroup/build-peak
 	arm_remove "$cg"
 	mkdir "$cg"
 	read -r secs rc < <(build "$cg" "$out/peak.log")
 	[ "$rc" = 0 ] || { echo "parallel_build: the unlimited build failed:" >&2; tail -3 "$out/peak.log" >&2; exit 1; }
 	peak=$(cat "$cg/memory.peak")
-	memcg_mb=$((peak / 3 >> 20))
+	echo $((peak >> 20)) >"$out/peak_mb"
+	[ -n "$memcg_mb" ] || memcg_mb=$((peak / 3 >> 20))
 	echo "parallel_build: unlimited, $secs s, peak $((peak >> 20)) MiB: the arms get $memcg_mb MiB" >&2
 	arm_remove "$cg"
 fi
