@@ -100,8 +100,9 @@ bench_thrash() {
 		echo "classic LRU with the CPU share the side-by-side arms have); $reps runs each, each run a fresh"
 		echo "pair of memcgs in the same boot."
 		echo
-		python3 "$repo/bench/summarize_thrash.py" "$cold_at" "$d/thrash.png" "$d"/side/[0-9]* "$d"/alone/[0-9]* \
-			"$d"/alone/pair[0-9]*
+		python3 "$repo/bench/summarize_thrash.py" --compare thrash_aging/classic_side+classic_neighbour \
+			--compare thrash_aging_alone/classic "$cold_at" "$d/thrash.png" "$d"/side/[0-9]* \
+			"$d"/alone/[0-9]* "$d"/alone/pair[0-9]*
 		echo
 	} | section thrash "$(cat "$d/where" 2>/dev/null || echo "$where")"
 }

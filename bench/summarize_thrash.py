@@ -2,18 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 """Summarize madv_random_thrash runs: every run, then each arm over its runs.
 
-Usage: summarize_thrash.py COLD_AT PLOT RUN_DIR...
+Usage: summarize_thrash.py [--compare A/B[+C...]]... COLD_AT PLOT RUN_DIR...
 Each RUN_DIR holds one run's ARM.csv (t,reads_s,refault_s,vec_mb,cold_mb)
 and ARM.result files; runs of the same arm in several RUN_DIRs are its
 repetitions. Prints Markdown tables; writes PLOT (PNG) from the first
-RUN_DIR that has each arm.
+RUN_DIR that has each arm. --compare A/B+C prints when A's readers were
+back to 70% against the runs of B and C taken together, with a verdict
+only when the runs do not overlap.
 """
+import argparse
 import csv
 import glob
 import os
 import statistics
 import subprocess
-import sys
 
 from median_range import median_range
 
@@ -112,8 +114,37 @@ unset multiplot
         return None
 
 
+def compare(found, pair):
+    """A's recovery against the pooled runs of B, C, ..."""
+    a_name, others = pair.split("/")
+    b_names = others.split("+")
+    a = [s["recover"] for arm, _, s, _ in found if arm == a_name]
+    b = [s["recover"] for arm, _, s, _ in found if arm in b_names]
+    if not a or not b:
+        return
+    if None in a or None in b:
+        verdict = "some runs never back"
+    elif max(a) < min(b):
+        verdict = f"{a_name} earlier in every run"
+    elif min(a) > max(b):
+        verdict = f"{a_name} later in every run"
+    elif max(a) <= min(b):
+        verdict = f"{a_name} no later in any run"
+    else:
+        verdict = "within the runs' spread"
+    back = [x for x in a if x is not None], [x for x in b if x is not None]
+    print(f"{a_name} against {' and '.join(b_names)} ({len(b)} runs), back to 70%: "
+          f"{median_range(back[0], ' s', 2)} against {median_range(back[1], ' s', 2)}, {verdict}  ")
+
+
 def main():
-    cold_at, png, run_dirs = float(sys.argv[1]), sys.argv[2], sys.argv[3:]
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--compare", action="append", default=[])
+    ap.add_argument("cold_at", type=float)
+    ap.add_argument("png")
+    ap.add_argument("run_dirs", nargs="+")
+    args = ap.parse_args()
+    cold_at, png, run_dirs = args.cold_at, args.png, args.run_dirs
     found = runs(run_dirs, cold_at)
     print("| arm | run | reads/s before | lowest after | reads/s at the end | back to 70% | "
           "file refaults/s at the end | cold MiB cached | vec MiB cached | OOM kills |")
@@ -138,6 +169,10 @@ def main():
         print(f"| {arm} | {len(mine)} | {median_range(back, ' s', 2)} | {len(mine) - len(back)} | "
               f"{ratio_text} | {median_range([s['cold_mb'] for s, _ in mine], ' MiB')} | "
               f"{sum(r.get('oom_kill', 0) for _, r in mine)} |")
+    if args.compare:
+        print()
+    for pair in args.compare:
+        compare(found, pair)
     series = []
     for arm in arms:
         first = next(d for a, d, _, _ in found if a == arm)
