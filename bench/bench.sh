@@ -29,13 +29,14 @@ fi
 workloads=("$@")
 [ ${#workloads[@]} -gt 0 ] || workloads=(thrash pileup build swappiness mix oom db combined overhead hooks iteration)
 
-vm() { # KERNEL RESULTS_DIR CMD...: the guest's wall seconds go to DIR/wall
+vm() { # KERNEL RESULTS_DIR CMD...: the guest's wall seconds go to DIR/wall;
+	# BENCH_TIMEOUT (wall s, default 5400) for hosts running more guests than cores
 	local kernel=$1 dir=$2 start=$SECONDS rc
 	shift 2
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	"$repo/selftests/vm-run.sh" --quiet --kernel "$kernel" --results "$dir" \
-		--mem 1536M --timeout 5400 --clock instructions -- "$@"
+		--mem 1536M --timeout "${BENCH_TIMEOUT:-5400}" --clock instructions -- "$@"
 	rc=$?
 	echo $((SECONDS - start)) >"$dir/wall"
 	return $rc
