@@ -354,8 +354,8 @@ bench_build() {
 		echo "## parallel_build (seed 003's second workload): make -j8 in a memcg a third of its peak"
 		echo
 		echo "make -j8 compiling mglructl's 16 sources (-O2, objects only) in a chroot on tmpfs, in a"
-		echo "$(awk -F, 'NR == 2 { print $3 }' "$d/guest1/1/build.csv" 2>/dev/null) MiB memcg, a third of"
-		echo "the build's memory.peak without a limit ($(cat "$d/guest1/1/peak_mb" 2>/dev/null) MiB), swap on"
+		echo "$(awk -F, 'NR == 2 { print $3 }' "$d/guest1/1/build.csv" 2>/dev/null) MiB memcg, about a third"
+		echo "of the build's memory.peak without a limit ($(cat "$d/guest1/1/peak_mb" 2>/dev/null) MiB), swap on"
 		echo "dm-delay (50 ms) over zram in the guest; the arms one after the other, in another order each"
 		echo "run; $reps runs in each of two guests. Build time in virtual seconds; make's exit status is"
 		echo "not 0 when a compiler was OOM-killed."
