@@ -354,11 +354,12 @@ bench_build() {
 		echo "## parallel_build (seed 003's second workload): make -j8 in a memcg a third of its peak"
 		echo
 		echo "make -j8 compiling mglructl's 16 sources (-O2, objects only) in a chroot on tmpfs, in a"
-		echo "$(awk -F, 'NR == 2 { print $3 }' "$d/guest1/1/build.csv" 2>/dev/null) MiB memcg, about a third"
-		echo "of the build's memory.peak without a limit ($(cat "$d/guest1/1/peak_mb" 2>/dev/null) MiB), swap on"
-		echo "dm-delay (50 ms) over zram in the guest; the arms one after the other, in another order each"
-		echo "run; $reps runs in each of two guests. Build time in virtual seconds; make's exit status is"
-		echo "not 0 when a compiler was OOM-killed."
+		echo "$(awk -F, 'NR == 2 { print $3 }' "$d/guest1/1/build.csv" 2>/dev/null) MiB memcg, about a" \
+			"third of the build's memory.peak without a limit ($(cat "$d/guest1/1/peak_mb" 2>/dev/null) MiB),"
+		echo "swap on dm-delay (50 ms) over zram in the guest; the arms one after the other, in another"
+		echo "order each run; $reps runs in each of two guests. Build time in virtual seconds; make's exit"
+		echo "status is not 0 when a compiler was OOM-killed. Throttles: how often isolation_throttle"
+		echo "throttled in the build (in isolation_pileup, tens of thousands of times a run)."
 		echo
 		python3 "$repo/bench/summarize_arms.py" "${build_columns[@]}" \
 			--compare isolation_throttle/stock "$d"/guest[0-9]/[0-9]*/build.csv
