@@ -553,12 +553,20 @@ bench_iteration() {
 	} | section iteration
 }
 
-for w in "${workloads[@]}"; do
-	if [ $report_only = 1 ] &&
-		! [[ " overhead swappiness thrash pileup mix oom db build combined " == *" $w "* ]]; then
-		echo "bench: --report knows overhead, swappiness, thrash, pileup, mix, oom, db, build and combined, not '$w'" >&2
-		exit 2
-	fi
-	"bench_$w"
-done
-echo "bench: results in $results"
+main() {
+	local w
+	for w in "${workloads[@]}"; do
+		if [ $report_only = 1 ] &&
+			! [[ " overhead swappiness thrash pileup mix oom db build combined " == *" $w "* ]]; then
+			echo "bench: --report knows overhead, swappiness, thrash, pileup, mix, oom, db, build and combined, not '$w'" >&2
+			exit 2
+		fi
+		"bench_$w"
+	done
+	echo "bench: results in $results"
+}
+
+# One line, read before anything runs: a bench takes hours, and bash
+# reads a script as it goes, so an edit to this file while it runs would
+# otherwise be read from the wrong offset when the workloads end.
+main; exit
