@@ -184,10 +184,13 @@ bench_mix() {
 	local d=$out/mix reps=${MIX_REPS:-3}
 	if [ $report_only = 0 ]; then
 		echo "bench: file_anon_mix, $reps runs each: stock and budget side by side; classic LRU beside classic"
+		# the arms start in another order each run: the first one
+		# started gets its threads going first
 		vm "$patched" "$d/side" bash -c '
+			set -- --arm stock=stock --arm budget=budget
 			for rep in $(seq '"$reps"'); do
-				selftests/workloads/file_anon_mix.sh --out /run/results/$rep --seconds 40 \
-					--arm stock=stock --arm budget=budget || exit 1
+				selftests/workloads/file_anon_mix.sh --out /run/results/$rep --seconds 40 "$@" || exit 1
+				set -- "${@:3}" "$1" "$2"
 			done' &
 		vm "$patched" "$d/classic" bash -c '
 			for rep in $(seq '"$reps"'); do
@@ -203,7 +206,8 @@ bench_mix() {
 		echo "Per arm a 208 MiB memcg without swap: 16 readers of a 36 MiB file through mmap, 256 pages a"
 		echo "batch and a 100-300 ms pause after each, and 16 workers mapping, touching and unmapping 12 MiB"
 		echo "each (anon 92% of the limit and file 17%, the seed's proportions), for 40 virtual s. stock and"
-		echo "budget side by side in one guest; in another the classic LRU beside a classic neighbour (the"
+		echo "budget side by side in one guest, started in another order each run; in another the"
+		echo "classic LRU beside a classic neighbour (the"
 		echo "same workload, so that it has the CPU share the side-by-side arms have); $reps runs each. Limit"
 		echo "hits: memory.events max; PSI full: memory.pressure full total. From the kernel's trace, by"
 		echo "the arm's threads: memcg reclaim calls, those that reclaimed nothing (empty), and MGLRU"
