@@ -98,8 +98,8 @@ bench_thrash() {
 		echo "the 10 s before the cold read for a whole second. stock and thrash_aging ran side by side (one"
 		echo "vCPU shared by both arms); classic and thrash_aging_alone each alone, one after the other in a"
 		echo "second guest, then classic_side beside classic_neighbour (both classic LRU, side by side: the"
-		echo "classic LRU with the CPU share the side-by-side arms have); $reps runs each, each run a fresh"
-		echo "pair of memcgs in the same boot."
+		echo "classic LRU with the CPU share the side-by-side arms have); $reps runs each (the table counts"
+		echo "each arm's runs), each run a fresh pair of memcgs in the same boot."
 		echo
 		python3 "$repo/bench/summarize_thrash.py" --compare thrash_aging/classic_side+classic_neighbour \
 			--compare thrash_aging_alone/classic "$cold_at" "$d/thrash.png" "$d"/side/[0-9]* \
