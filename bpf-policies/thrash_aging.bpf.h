@@ -40,9 +40,15 @@
  * the readers' refaulted pages raise the refault rate, and where a file
  * read twice lands too.
  *
+ * Only the page cache is judged. An anon set whose oldest generation
+ * thrashes is one that does not fit (isolation_pileup: random touches over
+ * twice the memcg), where no order of eviction helps; collapsing its
+ * generations there took combined, this plus isolation_throttle, into
+ * OOM kills that isolation_throttle alone did not have.
+ *
  * The oldest generation is thrashing when, over a window of window_ms,
- * min_evictions or more folios of a type were evicted from it and
- * refaults made up refault_pct percent of them. The judgement is on the
+ * min_evictions or more file folios were evicted from it and refaults
+ * made up refault_pct percent of them. The judgement is on the
  * rate in the window, not on the counters since the generation became the
  * oldest: a cold read evicts many folios at once before the refaults
  * start, and a ratio over the whole life of the generation would reach
@@ -226,8 +232,6 @@ static __always_inline s32 thrash_aging(const struct mglru_ext_ctx *ctx)
 	type = -1;
 	if (type_thrashed(w, ctx, MGLRU_EXT_FILE))
 		type = MGLRU_EXT_FILE;
-	else if (can_evict_anon(ctx) && type_thrashed(w, ctx, MGLRU_EXT_ANON))
-		type = MGLRU_EXT_ANON;
 	window_start(w, ctx, now);
 	if (type < 0 ||
 	    now - w->last_aged_ns < min_interval_ms * MGLRU_EXT_NS_PER_MS)
