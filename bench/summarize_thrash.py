@@ -133,7 +133,7 @@ def compare(found, pair):
     else:
         verdict = "within the runs' spread"
     back = [x for x in a if x is not None], [x for x in b if x is not None]
-    print(f"{a_name} against {' and '.join(b_names)} ({len(b)} runs), back to 70%: "
+    print(f"{a_name} against {' and '.join(b_names)} ({len(b)} run{'s' if len(b) != 1 else ''}), back to 70%: "
           f"{median_range(back[0], ' s', 2)} against {median_range(back[1], ' s', 2)}, {verdict}  ")
 
 
