@@ -383,10 +383,12 @@ bench_combined() {
 					--duration 45 --cold-at 15 \
 					--arm thrash_aging=thrash_aging --arm combined=combined || exit 1
 			done' &
+		# file_anon_mix starts its arms in another order each run
 		vm "$patched" "$d/other" bash -c '
+			set -- --arm budget=budget --arm combined=combined
 			for rep in $(seq '"$reps"'); do
-				selftests/workloads/file_anon_mix.sh --out /run/results/mix/$rep --seconds 40 \
-					--arm budget=budget --arm combined=combined || exit 1
+				selftests/workloads/file_anon_mix.sh --out /run/results/mix/$rep --seconds 40 "$@" || exit 1
+				set -- "${@:3}" "$1" "$2"
 				for threads in 192 64; do
 					mb=16
 					[ $threads = 192 ] && mb=24
