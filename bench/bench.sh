@@ -187,10 +187,11 @@ bench_mix() {
 		# the arms start in another order each run: the first one
 		# started gets its threads going first
 		vm "$patched" "$d/side" bash -c '
-			set -- --arm stock=stock --arm budget=budget
+			. selftests/lib/arms.sh
 			for rep in $(seq '"$reps"'); do
-				selftests/workloads/file_anon_mix.sh --out /run/results/$rep --seconds 40 "$@" || exit 1
-				set -- "${@:3}" "$1" "$2"
+				arm_order $rep stock=stock budget=budget
+				selftests/workloads/file_anon_mix.sh --out /run/results/$rep --seconds 40 \
+					"${arm_args[@]}" || exit 1
 			done' &
 		vm "$patched" "$d/classic" bash -c '
 			for rep in $(seq '"$reps"'); do
@@ -293,13 +294,11 @@ bench_db() {
 		echo "bench: db_readmostly (sysbench on MariaDB), $reps runs: stock, budget and combined side by side"
 		# the arms start in another order every run
 		vm "$patched" "$d/side" bash -c '
-			set -- stock budget combined
+			. selftests/lib/arms.sh
 			for rep in $(seq '"$reps"'); do
-				arms=()
-				for arm in "$@"; do arms+=(--arm "$arm=$arm"); done
+				arm_order $rep stock=stock budget=budget combined=combined
 				selftests/workloads/db_readmostly.sh --out /run/results/$rep --data '"$db_data"' \
-					--warmup 10 --seconds 30 "${arms[@]}" || exit 1
-				set -- "${@:2}" "$1"
+					--warmup 10 --seconds 30 "${arm_args[@]}" || exit 1
 			done'
 		echo "$where" >"$d/where"
 	fi
@@ -337,18 +336,15 @@ bench_build() {
 		# another order every run, and the guests start in opposite ones.
 		for g in 1 2; do
 			vm "$patched" "$d/guest$g" bash -c '
-				set -- stock isolation_throttle
-				[ '"$g"' = 2 ] && set -- isolation_throttle stock
+				. selftests/lib/arms.sh
 				peak=()
 				[ '"$g"' = 1 ] && peak=(--measure-peak)
 				for rep in $(seq '"$reps"'); do
-					arms=()
-					for arm in "$@"; do arms+=(--arm "$arm=$arm"); done
+					arm_order $((rep + '"$g"' - 1)) stock=stock isolation_throttle=isolation_throttle
 					selftests/workloads/parallel_build.sh --out /run/results/$rep \
 						--root '"$build_root"' --jobs 8 --memcg-mb '"$mb"' "${peak[@]}" \
-						"${arms[@]}" || exit 1
+						"${arm_args[@]}" || exit 1
 					peak=()
-					set -- "${@:2}" "$1"
 				done' &
 		done
 		wait
@@ -385,10 +381,11 @@ bench_combined() {
 			done' &
 		# file_anon_mix starts its arms in another order each run
 		vm "$patched" "$d/other" bash -c '
-			set -- --arm budget=budget --arm combined=combined
+			. selftests/lib/arms.sh
 			for rep in $(seq '"$reps"'); do
-				selftests/workloads/file_anon_mix.sh --out /run/results/mix/$rep --seconds 40 "$@" || exit 1
-				set -- "${@:3}" "$1" "$2"
+				arm_order $rep budget=budget combined=combined
+				selftests/workloads/file_anon_mix.sh --out /run/results/mix/$rep --seconds 40 \
+					"${arm_args[@]}" || exit 1
 				for threads in 192 64; do
 					mb=16
 					[ $threads = 192 ] && mb=24

@@ -20,6 +20,10 @@
 #   arm_psi_full CG           CG's memory.pressure "full" total (us)
 #   arm_alone SPEC...         fails, saying why, when a classic arm runs
 #                             beside an arm that is not classic
+#   arm_order RUN SPEC...     sets arm_args (array) to "--arm SPEC" for
+#                             each SPEC, starting at the RUN-th (from 1,
+#                             wrapping): run N of a side-by-side bench
+#                             starts its arms in another order than run N-1
 
 arms_ctl=${MGLRU_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}/build/bin/mglructl
 
@@ -84,4 +88,13 @@ arm_alone() { # SPEC...
 		echo "arms: the classic LRU is global: a classic arm runs only beside other classic arms" >&2
 		return 1
 	fi
+}
+
+arm_order() { # RUN SPEC...
+	local first=$1 i
+	shift
+	arm_args=()
+	for i in $(seq 0 $(($# - 1))); do
+		arm_args+=(--arm "${@:$(((first - 1 + i) % $# + 1)):1}")
+	done
 }
