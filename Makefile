@@ -13,15 +13,23 @@ BUILD := $(REPO)/build
 JOBS ?= $(shell nproc)
 KERNEL ?= patched
 
-KSRC := $(BUILD)/src/linux
-KOBJ := $(BUILD)/kernel/$(KERNEL)
-BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
-BZIMAGE_PATCHED := $(BUILD)/kernel/patched/arch/x86/boot/bzImage
-BZIMAGE_STOCK := $(BUILD)/kernel/stock/arch/x86/boot/bzImage
-BZIMAGE_DEBUG := $(BUILD)/kernel/debug/arch/x86/boot/bzImage
-BZIMAGE_BENCH := $(BUILD)/kernel/bench/arch/x86/boot/bzImage
+# The kernel the series applies to: 7.3, the primary base, or 6.12, the
+# LTS backport (kernel-patches/BASE/). One build of the tools, the
+# policies and mglructl serves both: they build against 7.3.
+BASES := 7.3 6.12
+BASE ?= 7.3
+PRIMARY := 7.3
+KSRC := $(BUILD)/src/linux-$(BASE)
+KOBJ := $(BUILD)/kernel/$(BASE)/$(KERNEL)
+bzimage = $(BUILD)/kernel/$(1)/$(2)/arch/x86/boot/bzImage
+BZIMAGE := $(call bzimage,$(BASE),$(KERNEL))
+BZIMAGE_PATCHED := $(call bzimage,$(BASE),patched)
+BZIMAGE_STOCK := $(call bzimage,$(BASE),stock)
+BZIMAGE_DEBUG := $(call bzimage,$(BASE),debug)
+BZIMAGE_BENCH := $(call bzimage,$(BASE),bench)
 VMLINUX_FROM ?= patched
-VMLINUX := $(BUILD)/kernel/$(VMLINUX_FROM)/vmlinux
+VMLINUX := $(BUILD)/kernel/$(PRIMARY)/$(VMLINUX_FROM)/vmlinux
+TOOLS_SRC := $(BUILD)/src/linux-$(PRIMARY)
 
 TOOLS := $(BUILD)/tools
 LIBBPF_A := $(TOOLS)/libbpf/libbpf.a
@@ -37,8 +45,11 @@ DEB_PACKAGES := linux-source-6.12 xz-utils qemu-system-x86 clang llvm \
 	libclang-rt-14-dev libinih-dev libjson-c-dev pkg-config
 DEPS_STAMP := $(BUILD)/.deps-$(shell echo $(DEB_PACKAGES) | sha256sum | cut -c1-12)
 
-KERNEL_INPUTS := $(wildcard kernel-patches/*) kernel-config/mglru_ext.config \
-	kernel-config/mglru_ext-patched.config scripts/build-kernel.sh
+# What each kernel of a base is built from.
+kernel_inputs = $(wildcard kernel-patches/$(1)/*) kernel-config/mglru_ext.config \
+	kernel-config/linux-$(1).config kernel-config/mglru_ext-patched.config \
+	scripts/build-kernel.sh
+KERNEL_INPUTS := $(call kernel_inputs,$(BASE))
 DEBUG_INPUTS := $(KERNEL_INPUTS) kernel-config/debug.config
 BENCH_INPUTS := $(KERNEL_INPUTS) kernel-config/bench.config
 
@@ -67,14 +78,18 @@ CFLAGS_USER := -O2 -g -Wall -Wextra -Werror -std=gnu11 -I$(REPO)/include
 BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-I$(BUILD)/include -I$(LIBBPF_INC) -I$(REPO)/include -I$(REPO)/bpf-policies
 
-.PHONY: deps-bench check-policies install uninstall sdk-stage kselftests all deps kernel kernel-stock kernel-debug kernel-bench tools policies loader workloads \
+.PHONY: results-check kselftests-7.3 kselftests-6.12 deps-bench check-policies install uninstall sdk-stage kselftests all deps kernel kernel-stock kernel-debug kernel-bench tools policies loader workloads \
 	check check-host check-vm check-debug demo bench vm-shell fuzz checkpatch check-series format clean
 
 all: policies loader
 
+# linux-source-7.3 is not in Debian 12's archive: make deps downloads it
+# from trixie-backports (or sid) and unpacks it under build/deb/, without
+# installing it (scripts/fetch-linux-source.sh).
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP):
 	@scripts/install-deps.sh $(DEB_PACKAGES)
+	@scripts/fetch-linux-source.sh 7.3
 	@mkdir -p $(BUILD) && touch $@
 
 # What only make bench needs: the database workload's server and client
@@ -87,29 +102,35 @@ deps-bench: $(DEPS_STAMP)
 # script changes. The stamp's name carries a hash of those inputs, so an
 # edit made while a build runs is not mistaken for built.
 kernel_hash = $(shell cat $(1) | sha256sum | cut -c1-16)
-KSTAMP_PATCHED := $(BUILD)/kernel/.patched-$(call kernel_hash,$(KERNEL_INPUTS))
-KSTAMP_DEBUG := $(BUILD)/kernel/.debug-$(call kernel_hash,$(DEBUG_INPUTS))
-KSTAMP_BENCH := $(BUILD)/kernel/.bench-$(call kernel_hash,$(BENCH_INPUTS))
-KSTAMP_STOCK := $(BUILD)/kernel/.stock-$(call kernel_hash,kernel-config/mglru_ext.config \
-	kernel-config/bench.config scripts/build-kernel.sh)
+kstamp_patched = $(BUILD)/kernel/$(1)/.patched-$(call kernel_hash,$(call kernel_inputs,$(1)))
+KSTAMP_PATCHED := $(call kstamp_patched,$(BASE))
+KSTAMP_DEBUG := $(BUILD)/kernel/$(BASE)/.debug-$(call kernel_hash,$(DEBUG_INPUTS))
+KSTAMP_BENCH := $(BUILD)/kernel/$(BASE)/.bench-$(call kernel_hash,$(BENCH_INPUTS))
+KSTAMP_STOCK := $(BUILD)/kernel/$(BASE)/.stock-$(call kernel_hash,kernel-config/mglru_ext.config \
+	kernel-config/linux-$(BASE).config kernel-config/bench.config scripts/build-kernel.sh)
 KSTAMP := $(KSTAMP_$(shell echo $(KERNEL) | tr a-z A-Z))
+# The test kernels of both bases: make check boots both.
+KSTAMP_PATCHED_ALL := $(foreach b,$(BASES),$(call kstamp_patched,$(b)))
 
 kernel: $(KSTAMP_PATCHED)
 kernel-stock: $(KSTAMP_STOCK)
 kernel-debug: $(KSTAMP_DEBUG)
 kernel-bench: $(KSTAMP_BENCH)
 
-$(KSTAMP_PATCHED) $(KSTAMP_DEBUG) $(KSTAMP_BENCH) $(KSTAMP_STOCK): | $(DEPS_STAMP)
-	JOBS=$(JOBS) scripts/build-kernel.sh $(word 1,$(subst -, ,$(patsubst .%,%,$(notdir $@))))
-	@rm -f $(BUILD)/kernel/.$(word 1,$(subst -, ,$(patsubst .%,%,$(notdir $@))))-*
+# A stamp's directory names its base, its name the flavor.
+stamp_base = $(notdir $(patsubst %/,%,$(dir $(1))))
+stamp_flavor = $(word 1,$(subst -, ,$(patsubst .%,%,$(notdir $(1)))))
+$(KSTAMP_PATCHED_ALL) $(KSTAMP_DEBUG) $(KSTAMP_BENCH) $(KSTAMP_STOCK): | $(DEPS_STAMP)
+	BASE=$(call stamp_base,$@) JOBS=$(JOBS) scripts/build-kernel.sh $(call stamp_flavor,$@)
+	@rm -f $(dir $@).$(call stamp_flavor,$@)-*
 	@touch $@
 
-# The patched tree alone: what libbpf and bpftool build from.
-KSTAMP_SOURCE := $(BUILD)/src/.source-$(call kernel_hash,$(wildcard kernel-patches/*) \
+# The patched 7.3 tree alone: what libbpf and bpftool build from.
+KSTAMP_SOURCE := $(BUILD)/src/.source-$(PRIMARY)-$(call kernel_hash,$(wildcard kernel-patches/$(PRIMARY)/*) \
 	scripts/build-kernel.sh)
 $(KSTAMP_SOURCE): | $(DEPS_STAMP)
-	scripts/build-kernel.sh source
-	@rm -f $(BUILD)/src/.source-*
+	BASE=$(PRIMARY) scripts/build-kernel.sh source
+	@rm -f $(BUILD)/src/.source-$(PRIMARY)-*
 	@touch $@
 
 # libbpf and bpftool from the same tree as the kernel; Debian's are too
@@ -120,20 +141,21 @@ tools: $(BPFTOOL) $(LIBBPF_A) $(VMLINUX_H)
 
 $(LIBBPF_A): $(KSTAMP_SOURCE)
 	@mkdir -p $(TOOLS)/libbpf
-	$(MAKE) -s -C $(KSRC)/tools/lib/bpf OUTPUT=$(TOOLS)/libbpf/ \
+	$(MAKE) -s -C $(TOOLS_SRC)/tools/lib/bpf OUTPUT=$(TOOLS)/libbpf/ \
 		$@ >/dev/null
-	$(MAKE) -s -C $(KSRC)/tools/lib/bpf OUTPUT=$(TOOLS)/libbpf/ \
+	$(MAKE) -s -C $(TOOLS_SRC)/tools/lib/bpf OUTPUT=$(TOOLS)/libbpf/ \
 		DESTDIR=$(TOOLS)/libbpf prefix= INCLUDEDIR=/include \
 		install_headers >/dev/null
 	@touch $@
 
 $(BPFTOOL): $(KSTAMP_SOURCE)
 	@mkdir -p $(TOOLS)/bpftool
-	$(MAKE) -s -C $(KSRC)/tools/bpf/bpftool OUTPUT=$(TOOLS)/bpftool/ \
+	$(MAKE) -s -C $(TOOLS_SRC)/tools/bpf/bpftool OUTPUT=$(TOOLS)/bpftool/ \
 		>/dev/null
 	@touch $@
 
-$(VMLINUX_H): $(BPFTOOL) $(KSTAMP_$(shell echo $(VMLINUX_FROM) | tr a-z A-Z))
+VMLINUX_STAMP := $(if $(filter patched,$(VMLINUX_FROM)),$(call kstamp_patched,$(PRIMARY)),$(BUILD)/kernel/$(PRIMARY)/.$(VMLINUX_FROM)-$(call kernel_hash,$(call kernel_inputs,$(PRIMARY)) kernel-config/$(VMLINUX_FROM).config))
+$(VMLINUX_H): $(BPFTOOL) $(VMLINUX_STAMP)
 	@mkdir -p $(dir $@)
 	$(BPFTOOL) btf dump file $(VMLINUX) format c > $@.tmp && mv $@.tmp $@
 
@@ -155,12 +177,12 @@ WORKLOAD_BINS := $(BUILD)/bin/anon_touch $(BUILD)/bin/file_anon_mix $(BUILD)/bin
 
 # A module that WARNs on load, for the VM runner's own tests, built out of
 # tree against the patched kernel.
-WARN_KO := $(BUILD)/kmod/warn_on_load.ko
+WARN_KO := $(BUILD)/kmod/$(BASE)/warn_on_load.ko
 
 $(WARN_KO): selftests/kmod/warn_on_load.c selftests/kmod/Kbuild $(KSTAMP_PATCHED)
 	@mkdir -p $(dir $@)
 	cp selftests/kmod/warn_on_load.c selftests/kmod/Kbuild $(dir $@)
-	$(MAKE) -s -C $(KSRC) O=$(BUILD)/kernel/patched M=$(dir $@) modules
+	$(MAKE) -s -C $(KSRC) O=$(BUILD)/kernel/$(BASE)/patched M=$(dir $@) modules
 
 workloads: $(WORKLOAD_BINS)
 
@@ -199,8 +221,10 @@ $(MGLRUCTL): $(LOADER_CMD_SRCS) $(LOADER_LIB) $(LOADER_HDRS) $(LIBBPF_A)
 		$(LOADER_LIB) $(LIBBPF_A) $(LOADER_LIBS)
 
 # Tests.
-check: $(KSTAMP) policies loader workloads $(BPFTOOL) $(TEST_PARSE) $(WARN_KO) $(ATTACH_STORM) sdk-stage kselftests
-	@selftests/check.sh --kernel $(BZIMAGE)
+# Every suite on 7.3; on 6.12, the backport, the boot, hook and kselftest
+# suites, with the same policy objects and mglructl.
+check: $(KSTAMP_PATCHED_ALL) policies loader workloads $(BPFTOOL) $(TEST_PARSE) $(WARN_KO) $(ATTACH_STORM) sdk-stage kselftests
+	@selftests/check.sh
 
 $(TEST_PARSE): selftests/host/test_parse.c $(LOADER_LIB) $(LOADER_HDRS) $(LIBBPF_A)
 	@mkdir -p $(dir $@)
@@ -208,12 +232,17 @@ $(TEST_PARSE): selftests/host/test_parse.c $(LOADER_LIB) $(LOADER_HDRS) $(LIBBPF
 
 # User-space and BPF C in the kernel's style (the style test checks it).
 format: $(KSTAMP_SOURCE)
-	clang-format -i --style=file:$(KSRC)/.clang-format $$(scripts/c-sources.sh)
+	clang-format -i --style=file:$(TOOLS_SRC)/.clang-format $$(scripts/c-sources.sh)
 
 check-host: $(TEST_PARSE) loader policies
 	@selftests/host/run.sh
 
-check-vm: $(KSTAMP) policies loader workloads $(BPFTOOL) $(WARN_KO) $(ATTACH_STORM) sdk-stage kselftests
+# Which sections of docs/results.md were measured on inputs that have
+# changed since (bench/inputs.sh), written at the top of each section.
+results-check:
+	@bench/results-check.sh --mark
+
+check-vm: $(KSTAMP) policies loader workloads $(BPFTOOL) $(WARN_KO) $(ATTACH_STORM) sdk-stage kselftests-$(BASE)
 	@selftests/run-vm-tests.sh --kernel $(BZIMAGE) $(TESTS)
 
 # Each policy against stock on its seed's workload, on the bed and the
@@ -279,10 +308,15 @@ SDK_STAGE := $(BUILD)/sdk
 # patch), built here against the test kernel for the guest to run
 # (selftests/vm/test_kselftests.sh): run_tests there, with the same
 # variables, finds them up to date and only runs them.
-KSELFTEST_DIR := $(KSRC)/tools/testing/selftests/mglru_ext
-kselftests: $(KSTAMP_PATCHED) $(BPFTOOL)
-	MAKEFLAGS= $(MAKE) -s -C $(KSELFTEST_DIR) OUTPUT=$(KSELFTEST_DIR) \
-		VMLINUX_BTF=$(BUILD)/kernel/patched/vmlinux BPFTOOL=$(BPFTOOL)
+kselftest_dir = $(BUILD)/src/linux-$(1)/tools/testing/selftests/mglru_ext
+build_kselftests = MAKEFLAGS= $(MAKE) -s -C $(call kselftest_dir,$(1)) \
+	OUTPUT=$(call kselftest_dir,$(1)) VMLINUX_BTF=$(BUILD)/kernel/$(1)/patched/vmlinux \
+	BPFTOOL=$(BPFTOOL)
+kselftests: $(addprefix kselftests-,$(BASES))
+kselftests-7.3: $(call kstamp_patched,7.3) $(BPFTOOL)
+	$(call build_kselftests,7.3)
+kselftests-6.12: $(call kstamp_patched,6.12) $(BPFTOOL)
+	$(call build_kselftests,6.12)
 
 sdk-stage: $(MGLRUCTL) $(POLICY_OBJS)
 	rm -rf $(SDK_STAGE)
@@ -294,8 +328,8 @@ uninstall:
 	rm -rf $(DESTDIR)$(POLICYDIR) $(DESTDIR)$(SDKDIR) $(DESTDIR)$(DOCDIR)
 	-rmdir $(DESTDIR)$(PREFIX)/lib/mglru_ext 2>/dev/null
 
-checkpatch: | $(DEPS_STAMP)
-	@scripts/checkpatch-series.sh
+checkpatch: $(KSTAMP_SOURCE)
+	@for b in $(BASES); do BASE=$$b scripts/checkpatch-series.sh || exit 1; done
 
 # libFuzzer over the loader's parsers, for FUZZ_SECONDS (default 60).
 FUZZ_SECONDS ?= 60
@@ -325,8 +359,8 @@ fuzz: $(FUZZ_BINS)
 	done
 
 # Every prefix of the series builds, with CONFIG_MGLRU_EXT on and off.
-check-series: $(KSTAMP_PATCHED)
-	@scripts/build-each-patch.sh
+check-series: $(KSTAMP_PATCHED_ALL)
+	@for b in $(BASES); do BASE=$$b scripts/build-each-patch.sh || exit 1; done
 
 clean:
 	rm -rf $(BUILD)/bin $(BUILD)/bpf $(BUILD)/vm $(BUILD)/tools $(BUILD)/obj $(BUILD)/lib \

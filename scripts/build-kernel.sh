@@ -1,12 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-kernel.sh FLAVOR: build the mglru_ext test kernel.
+# build-kernel.sh FLAVOR: build an mglru_ext kernel of one base (BASE, the
+# kernel the series applies to: 7.3, the default, or 6.12).
 #
-#   patched  linux-source-6.12 + kernel-patches/series, test config
+#   patched  linux-source-BASE + kernel-patches/BASE/series, test config
 #   debug    the same tree, test config + kernel-config/debug.config
 #   bench    the same tree, test config + kernel-config/bench.config
-#   stock    unpatched linux-source-6.12, bench config: the A/B baseline
+#   stock    unpatched linux-source-BASE, bench config: the A/B baseline
+#   source   the patched tree alone (libbpf, bpftool and the kselftests
+#            build from it)
 #
 # The patched tree is a git repository whose first commit is the pristine
 # source. When the series changes, the tree is reset to that commit and the
@@ -15,23 +18,33 @@
 # timestamps and kbuild rebuilds only what changed.
 set -euo pipefail
 
-flavor=${1:?usage: build-kernel.sh patched|debug|bench|stock|source}
+flavor=${1:?usage: BASE=7.3|6.12 build-kernel.sh patched|debug|bench|stock|source}
 repo=$(cd "$(dirname "$0")/.." && pwd)
-tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-jobs=${JOBS:-$(nproc)}
+base=${BASE:-7.3}
 build=$repo/build
+jobs=${JOBS:-$(nproc)}
+patches=$repo/kernel-patches/$base
 
-say() { echo "build-kernel[$flavor]: $*"; }
-die() { echo "build-kernel[$flavor]: $*" >&2; exit 1; }
+say() { echo "build-kernel[$base/$flavor]: $*"; }
+die() { echo "build-kernel[$base/$flavor]: $*" >&2; exit 1; }
 
-[ -r "$tarball" ] || die "$tarball missing: run 'make deps' (package linux-source-6.12)"
+[ -f "$patches/series" ] || die "no series for base '$base' (kernel-patches/$base/series)"
+# The source: Debian's linux-source-BASE package, installed on the host
+# (6.12, Debian 12's own archive) or fetched by make deps without
+# installing it (7.3, see scripts/fetch-linux-source.sh).
+tarball=/usr/src/linux-source-$base.tar.xz
+[ -r "$tarball" ] || tarball=$build/deb/linux-source-$base/usr/src/linux-source-$base.tar.xz
+[ -r "$tarball" ] || die "linux-source-$base missing: run 'make deps'"
+# What the tree was made from, for the build record and the failure line.
+version=$(cat "$build/deb/linux-source-$base.version" 2>/dev/null ||
+	dpkg-query -W -f='${Version}' "linux-source-$base" 2>/dev/null || echo unknown)
 
 extract() { # DIR
 	local tmp
 	tmp=$(mktemp -d "$build/src/.extract.XXXXXX")
-	say "unpacking $tarball"
+	say "unpacking $tarball ($version)"
 	tar -C "$tmp" -xf "$tarball"
-	mv "$tmp"/linux-source-6.12 "$1"
+	mv "$tmp/linux-source-$base" "$1"
 	rmdir "$tmp"
 }
 
@@ -42,15 +55,16 @@ git_tree() {
 mkdir -p "$build/src"
 case $flavor in
 stock)
-	src=$build/src/linux-stock
+	src=$build/src/linux-$base-stock
 	[ -f "$src/Makefile" ] || extract "$src"
-	fragments=(kernel-config/mglru_ext.config kernel-config/bench.config)
+	fragments=(kernel-config/mglru_ext.config "kernel-config/linux-$base.config"
+		kernel-config/bench.config)
 	;;
 patched | debug | bench | source)
-	src=$build/src/linux
+	src=$build/src/linux-$base
 	# The flavors share this tree: one at a time unpacks and patches it
 	# (make -j builds several kernels at once).
-	exec 9>"$build/src/.linux.lock"
+	exec 9>"$build/src/.linux-$base.lock"
 	flock 9
 	if [ ! -d "$src/.git" ]; then
 		rm -rf "$src"
@@ -58,12 +72,12 @@ patched | debug | bench | source)
 		say "recording the pristine tree"
 		git_tree init -q
 		git_tree add -A -f
-		git_tree commit -q -m "linux-source-6.12 as shipped by Debian"
+		git_tree commit -q -m "linux-source-$base $version as shipped by Debian"
 		git_tree tag pristine
 	fi
-	series_id=$(cd "$repo/kernel-patches" && cat series $(grep -v '^#' series) | sha256sum | cut -c1-16)
+	series_id=$(cd "$patches" && cat series $(grep -v '^#' series) | sha256sum | cut -c1-16)
 	if [ "$(cat "$src/.mglru-series" 2>/dev/null)" != "$series_id" ]; then
-		say "applying kernel-patches/series on a clean tree"
+		say "applying kernel-patches/$base/series on a clean tree"
 		old_head=$(git_tree rev-parse HEAD)
 		# Remember when each file the old series touched last changed:
 		# files the new series leaves as they were get their time back,
@@ -75,11 +89,14 @@ patched | debug | bench | source)
 		done
 		git_tree reset -q --hard pristine
 		git_tree clean -qfdx -e .mglru-series
+		tested=$(sed -n 's/^# tested on: //p' "$patches/series")
 		while read -r patch; do
 			case $patch in '' | '#'*) continue ;; esac
-			git_tree am -q "$repo/kernel-patches/$patch" ||
-				{ git_tree am --abort; die "$patch does not apply"; }
-		done <"$repo/kernel-patches/series"
+			git_tree am -q "$patches/$patch" >/dev/null 2>&1 || {
+				git_tree am --abort
+				die "$patch does not apply to linux-source-$base $version (the series is tested on ${tested:-?}): rebase kernel-patches/$base"
+			}
+		done <"$patches/series"
 		for f in "${!mtime[@]}"; do
 			[ -e "$src/$f" ] && git_tree diff --quiet "$old_head" HEAD -- "$f" &&
 				touch -d "@${mtime[$f]}" "$src/$f"
@@ -89,13 +106,14 @@ patched | debug | bench | source)
 	flock -u 9
 	# source: the patched tree alone, for libbpf and bpftool
 	[ "$flavor" = source ] && { say "tree ready: $src"; exit 0; }
-	fragments=(kernel-config/mglru_ext.config kernel-config/mglru_ext-patched.config)
+	fragments=(kernel-config/mglru_ext.config "kernel-config/linux-$base.config"
+		kernel-config/mglru_ext-patched.config)
 	[ "$flavor" = patched ] || fragments+=("kernel-config/$flavor.config")
 	;;
 *) die "unknown flavor '$flavor'" ;;
 esac
 
-obj=$build/kernel/$flavor
+obj=$build/kernel/$base/$flavor
 mkdir -p "$obj"
 config_id=$(cd "$repo" && cat "${fragments[@]}" | sha256sum | cut -c1-16)
 if [ "$(cat "$obj/.mglru-config" 2>/dev/null)" != "$config_id" ] || [ ! -f "$obj/.config" ]; then
@@ -129,6 +147,8 @@ say "make -j$jobs $targets"
 # otherwise. Warnings and errors are on stderr, untouched.
 # (MAKEFLAGS cleared: a parent's -s would silence the lines counted.)
 MAKEFLAGS= make -C "$src" O="$obj" -j"$jobs" $targets |
-	awk -v who="build-kernel[$flavor]" '/^  [A-Z]/ && ++n % 200 == 0 {
+	awk -v who="build-kernel[$base/$flavor]" '/^  [A-Z]/ && ++n % 200 == 0 {
 		printf "%s: %d objects built\n", who, n; fflush() }'
+# The record of what this kernel was built from.
+echo "linux-source-$base $version $(sha256sum "$tarball" | cut -d' ' -f1)" >"$obj/.mglru-source"
 say "done: $obj/arch/x86/boot/bzImage"

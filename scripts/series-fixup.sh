@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# series-fixup.sh: fold edits made in build/src/linux into the patch series
-# and regenerate kernel-patches/. For developers of the series.
+# series-fixup.sh: fold edits made in build/src/linux-BASE into the patch
+# series of that base (BASE, default 7.3) and regenerate
+# kernel-patches/BASE/. For developers of the series; a fix usually needs
+# its twin in the other base's series.
 #
 # Usage: series-fixup.sh 'SUBJECT PREFIX=FILE...' ...
 #   e.g. series-fixup.sh "mm: vmscan:=mm/vmscan.c" "mm: add=include/linux/mglru_ext.h"
@@ -11,7 +13,9 @@
 # back afterwards, so kbuild only rebuilds what really changed.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-src=$repo/build/src/linux
+base=${BASE:-7.3}
+src=$repo/build/src/linux-$base
+patches=$repo/kernel-patches/$base
 cd "$src"
 export GIT_AUTHOR_NAME="mglru_ext developers" GIT_AUTHOR_EMAIL=mglru-ext@example.org
 export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
@@ -32,8 +36,11 @@ GIT_SEQUENCE_EDITOR=: git rebase -q -i --autosquash pristine
 for f in "${!mtime[@]}"; do
 	[ -e "$f" ] && touch -d "@${mtime[$f]}" "$f"
 done
-rm -f "$repo"/kernel-patches/*.patch
-git format-patch -q --no-signature -o "$repo/kernel-patches" pristine..HEAD
-(echo "# mglru_ext patch series, applied in order on linux-source-6.12."
- cd "$repo/kernel-patches" && ls *.patch) >"$repo/kernel-patches/series"
+header=$(grep '^#' "$patches/series")
+rm -f "$patches"/*.patch
+git format-patch -q --no-signature -o "$patches" pristine..HEAD
+(echo "$header"
+ cd "$patches" && ls *.patch) >"$patches/series"
+# the tree is the series: build-kernel.sh need not apply it again
+(cd "$patches" && cat series $(grep -v '^#' series) | sha256sum | cut -c1-16) >.mglru-series
 git rev-parse HEAD
