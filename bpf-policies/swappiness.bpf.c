@@ -103,9 +103,13 @@ s32 MGLRU_EXT_OP(swappiness_choose_type, const struct mglru_ext_ctx *rc)
 	struct split *split;
 	int type;
 
-	/* both types must have folios for there to be a split */
+	/*
+	 * both types must have folios for there to be a split, and reclaim
+	 * must be for both (above MAX_SWAPPINESS it is for anon only)
+	 */
 	if (!rc->lru[MGLRU_EXT_ANON].evictable || !can_evict_anon(rc) ||
-	    !rc->lru[MGLRU_EXT_FILE].evictable)
+	    !rc->lru[MGLRU_EXT_FILE].evictable ||
+	    rc->swappiness > MGLRU_EXT_MAX_SWAPPINESS)
 		return rc->stock;
 
 	/* refaults of one type push pressure toward the other */
