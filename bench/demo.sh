@@ -15,7 +15,7 @@ rm -rf "$out"
 mkdir -p "$out"
 
 echo "demo: booting the patched kernel; ${duration} virtual s of readers in two memcgs (stock, thrash_aging)"
-"$repo/selftests/vm-run.sh" --quiet --kernel "$repo/build/kernel/bench/arch/x86/boot/bzImage" \
+"$repo/selftests/vm-run.sh" --quiet --kernel "$repo/build/kernel/${BASE:-7.3}/bench/arch/x86/boot/bzImage" \
 	--results "$out" --mem 1536M --clock instructions --timeout $((duration * 20 + 600)) \
 	-- selftests/workloads/madv_random_thrash.sh --out /run/results --progress 1 \
 	--arm stock=stock --arm thrash_aging=thrash_aging \

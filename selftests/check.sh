@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# `make check`: the host tests, then the VM tests; the grand total last.
+# `make check`: the host tests, then the VM tests on 7.3 and on the 6.12
+# backport; the grand total last.
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/selftests/lib/tap.sh"
@@ -20,7 +21,14 @@ trap 'rm -f "$copy"' EXIT
 start=$SECONDS
 "$repo/selftests/host/run.sh" 2>&1 | tee "$copy"
 total "$(cat "$copy")"
-"$repo/selftests/run-vm-tests.sh" "$@" 2>&1 | tee "$copy"
+# every VM suite on 7.3, the primary base
+"$repo/selftests/run-vm-tests.sh" --base 7.3 2>&1 | tee "$copy"
+total "$(cat "$copy")"
+# the 6.12 backport: its boot, hooks and kselftests, with the same policy
+# objects and mglructl
+echo "# vm suites on the 6.12 backport"
+"$repo/selftests/run-vm-tests.sh" --base 6.12 --guest-only test_boot test_hooks test_kselftests 2>&1 |
+	tee "$copy"
 total "$(cat "$copy")"
 echo "# make check took $((SECONDS - start)) s"
 echo "$pass passed, $fail failed"

@@ -6,17 +6,26 @@
 # then one instruction-clocked boot for the bed's own check (test_bed) and,
 # when named, the policies' acceptance tests (test_policies).
 # A guest log with a kernel bug fails the run whatever the tests said.
-# Usage: run-vm-tests.sh [--kernel BZIMAGE] [--guest-only] [TEST...]
-# --guest-only skips the runner's tests (they load a module built for the
-# test kernel). VM_TIMEOUT (seconds, default 2400) bounds the guest run.
+# Usage: run-vm-tests.sh [--base 7.3|6.12] [--kernel BZIMAGE] [--guest-only] [TEST...]
+# --base picks the series (default 7.3) and its test kernel; --kernel
+# another bzImage of that base. --guest-only skips the runner's tests
+# (they load a module built for the test kernel). VM_TIMEOUT (seconds,
+# default 2400) bounds the guest run.
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/selftests/lib/tap.sh"
-kernel_args=()
+base=7.3
+if [ "${1:-}" = --base ]; then
+	base=$2
+	shift 2
+fi
+kernel_args=(--kernel "$repo/build/kernel/$base/patched/arch/x86/boot/bzImage")
 if [ "${1:-}" = --kernel ]; then
 	kernel_args=(--kernel "$2")
 	shift 2
 fi
+# test_boot checks that the guest runs the base it was meant to
+export VM_APPEND="${VM_APPEND:-} MGLRU_BASE=$base"
 guest_only=0
 if [ "${1:-}" = --guest-only ]; then
 	guest_only=1

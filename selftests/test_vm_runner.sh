@@ -19,7 +19,7 @@ rc=$?
 [ $rc = 3 ] && grep -q "guest command exited with status 3" <<<"$out"
 tap_ok $? "a failing guest command fails the run with its status" "$out"
 
-out=$($run -- insmod "$repo/build/kmod/warn_on_load.ko" 2>&1)
+out=$($run -- insmod "$repo/build/kmod/7.3/warn_on_load.ko" 2>&1)
 rc=$?
 [ $rc = 125 ] && grep -q "kernel problem in the guest log" <<<"$out"
 tap_ok $? "a kernel WARNING in the guest fails the run" "$out"

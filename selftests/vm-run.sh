@@ -14,10 +14,11 @@
 #        vm-run.sh [options] --shell
 #
 # Options:
-#   --kernel FILE     bzImage to boot (default: build/kernel/patched/...)
+#   --kernel FILE     bzImage to boot (default: build/kernel/7.3/patched/...)
 #   --timeout SECS    kill the guest after SECS seconds (default 900)
 #   --mem SIZE        guest memory, QEMU syntax (default 1G)
-#   --smp N           guest CPUs (default 2)
+#   --smp N           guest CPUs (default 2 on the wall clock, 1 on the
+#                     instruction clock; or $VM_SMP)
 #   --results DIR     host directory shared writable as /run/results
 #   --log FILE        console log (default: RESULTS/console.log)
 #   --quiet           don't stream the console while the guest runs
@@ -25,9 +26,12 @@
 #   --shell           interactive shell on the console instead of a command
 #   --clock wall|instructions
 #                     how guest time runs (default wall, or $VM_CLOCK).
-#                     instructions: QEMU's instruction clock on one vCPU,
-#                     every virtual nanosecond one guest instruction
-#                     (2^VM_ICOUNT_SHIFT ns with VM_ICOUNT_SHIFT, default 0),
+#                     instructions: QEMU's instruction clock, every
+#                     virtual nanosecond one guest instruction
+#                     (2^VM_ICOUNT_SHIFT ns with VM_ICOUNT_SHIFT, default 0).
+#                     With --smp N the N vCPUs run round-robin on one host
+#                     thread, each in turn until the next timer deadline
+#                     or an I/O exit (docs/bed.md),
 #                     with the host's timing kept out of the guest: no
 #                     host-backed disks (scratch and swap are zram in the
 #                     guest), no RDRAND/RDSEED, no KASLR, no user ASLR.
@@ -42,7 +46,7 @@
 set -u
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-kernel=$repo/build/kernel/patched/arch/x86/boot/bzImage
+kernel=$repo/build/kernel/7.3/patched/arch/x86/boot/bzImage
 timeout=900
 mem=1G
 smp=2
@@ -53,6 +57,10 @@ allow_warnings=0
 shell=0
 clock=${VM_CLOCK:-wall}
 smp_given=0
+if [ -n "${VM_SMP:-}" ]; then
+	smp=$VM_SMP
+	smp_given=1
+fi
 
 die() {
 	echo "vm-run: $*" >&2
@@ -79,12 +87,14 @@ case $clock in
 wall | instructions) ;;
 *) die "--clock must be wall or instructions, not '$clock'" ;;
 esac
-if [ "$clock" = instructions ]; then
-	# The instruction clock counts one vCPU's instructions; a second
-	# vCPU would interleave with it in host time.
-	[ $smp_given = 0 ] || [ "$smp" = 1 ] || die "--clock instructions runs one vCPU, not --smp $smp"
-	smp=1
-fi
+case $smp in
+[1-8]) ;;
+*) die "--smp must be 1 to 8 (CONFIG_NR_CPUS), not '$smp'" ;;
+esac
+# The instruction clock runs one vCPU unless told otherwise: several run
+# round-robin in one host thread (thread=single below), so they cost no
+# more host cores and interleave by the instruction count, not host time.
+[ "$clock" = wall ] || [ $smp_given = 1 ] || smp=1
 [ $shell = 1 ] || [ $# -gt 0 ] || die "no guest command given (use -- CMD or --shell)"
 [ -r "$kernel" ] || die "no kernel at $kernel: run 'make kernel' first"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: run 'make deps'"

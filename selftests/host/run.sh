@@ -33,6 +33,10 @@ run_suite style "$repo/selftests/host/test_style.sh"
 run_suite readme "$repo/selftests/host/test_readme.sh"
 run_suite install "$repo/selftests/host/test_install.sh"
 
+# not a test: which results sections are stale (make results-check)
+echo "# results sections whose inputs changed since they were measured"
+"$repo/bench/results-check.sh" | sed 's/^/# /'
+
 echo "# host total"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -21,7 +21,7 @@ out=$(clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-I"$repo/include" -I"$repo/bpf-policies" \
 	-c "$tmp/file_first.bpf.c" -o "$tmp/file_first.bpf.o" 2>&1)
 tap_ok $? "the example compiles" "$out"
-out=$(clang-format --style=file:"$repo/build/src/linux/.clang-format" --dry-run \
+out=$(clang-format --style=file:"$repo/build/src/linux-7.3/.clang-format" --dry-run \
 	--Werror "$tmp/file_first.bpf.c" 2>&1)
 tap_ok $? "the example is in the kernel's style" "$out"
 out=$(MGLRU_POLICY_DIR=$tmp "$repo/build/bin/mglructl" list 2>&1)

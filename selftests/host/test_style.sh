@@ -7,7 +7,7 @@
 # the C ones.
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/selftests/lib/tap.sh"
-style=$repo/build/src/linux/.clang-format
+style=$repo/build/src/linux-7.3/.clang-format
 
 tap_begin
 cd "$repo" || exit 1

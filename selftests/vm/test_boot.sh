@@ -6,8 +6,10 @@
 
 tap_begin
 
-grep -q "^6\.12\." <<<"$(uname -r)"
-tap_ok $? "guest runs a 6.12 kernel ($(uname -r))"
+# the base make check booted (MGLRU_BASE on the kernel command line)
+want=$(sed -n 's/.*MGLRU_BASE=\([^ ]*\).*/\1/p' /proc/cmdline)
+grep -q "^${want:-7.3}\." <<<"$(uname -r)"
+tap_ok $? "guest runs a ${want:-7.3} kernel ($(uname -r))"
 [ -s /sys/kernel/btf/vmlinux ]
 tap_ok $? "kernel BTF at /sys/kernel/btf/vmlinux"
 [ "$(cat /sys/kernel/mm/lru_gen/enabled)" != 0x0000 ]

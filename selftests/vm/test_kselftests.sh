@@ -10,8 +10,10 @@ set -u
 dir=$(cd "$(dirname "$0")" && pwd)
 . "$dir/lib.sh"
 
-out=$(MGLRU_EXT_SCRATCH=$scratch MAKEFLAGS= make -s -C "$repo/build/src/linux/tools/testing/selftests" \
-	TARGETS=mglru_ext VMLINUX_BTF="$repo/build/kernel/patched/vmlinux" BPFTOOL="$bpftool" \
+# the kselftests of the series this kernel runs (7.3 or the 6.12 backport)
+base=$(uname -r | cut -d. -f1,2)
+out=$(MGLRU_EXT_SCRATCH=$scratch MAKEFLAGS= make -s -C "$repo/build/src/linux-$base/tools/testing/selftests" \
+	TARGETS=mglru_ext VMLINUX_BTF="$repo/build/kernel/$base/patched/vmlinux" BPFTOOL="$bpftool" \
 	run_tests 2>&1)
 echo "$out"
 # the runner's own last line, "# N passed, N failed" inside kselftest's TAP
