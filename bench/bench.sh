@@ -17,8 +17,10 @@
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 out=$repo/build/bench
-patched=$repo/build/kernel/bench/arch/x86/boot/bzImage
-stock=$repo/build/kernel/stock/arch/x86/boot/bzImage
+# BASE: the kernel base the benchmark kernels are of (7.3, or 6.12)
+base=${BASE:-7.3}
+patched=$repo/build/kernel/$base/bench/arch/x86/boot/bzImage
+stock=$repo/build/kernel/$base/stock/arch/x86/boot/bzImage
 mkdir -p "$out"
 results=$repo/docs/results.md
 report_only=0
@@ -45,17 +47,27 @@ vm() { # KERNEL RESULTS_DIR CMD...: the guest's wall seconds go to DIR/wall;
 # Where a section was measured: the date, the kernels and the bed.
 qemu_version=$(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')
 release() { cat "$repo/build/kernel/$1/include/config/kernel.release" 2>/dev/null || echo "not built"; }
-where="measured $(date -u +%Y-%m-%d) at $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo "?"):"
-where+=" bench kernel $(release bench) (patched), stock kernel $(release stock) (unpatched);"
-where+=" QEMU $qemu_version TCG, instruction clock (shift ${VM_ICOUNT_SHIFT:-0}), 1 vCPU, 1536 MiB; host $(nproc) cores"
+commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo "?")
+# a tree with uncommitted changes is not the commit: say so
+dirty=
+[ -z "$(git -C "$repo" status --porcelain --untracked-files=no 2>/dev/null)" ] || dirty=" (tree dirty)"
+where="measured $(date -u +%Y-%m-%d) at $commit$dirty:"
+where+=" bench kernel $(release "$base/bench") (patched), stock kernel $(release "$base/stock") (unpatched);"
+where+=" QEMU $qemu_version TCG, instruction clock (shift ${VM_ICOUNT_SHIFT:-0}), ${VM_SMP:-1} vCPU, 1536 MiB; host $(nproc) cores"
 
 # section NAME [WHERE]: stdin to stdout, and into NAME's section of the
-# results file, saying where it was measured (default: this run)
+# results file, saying where it was measured (default: this run) and
+# recording its inputs for make results-check (bench/inputs.sh)
+inputs_of() { # NAME
+	echo "base=$base hash=$(BASE=$base "$repo/bench/inputs.sh" --hash "$1") commit=$commit${dirty:+-dirty}"
+}
 section() {
 	local text
 	text=$(cat)
 	echo "$text"
-	echo "$text" | python3 "$repo/bench/results.py" "$results" "$1" "${2:-$where}"
+	# a report of an earlier run records that run's inputs
+	echo "$text" | python3 "$repo/bench/results.py" "$results" "$1" "${2:-$where}" \
+		"$(cat "$out/$1/inputs" 2>/dev/null || inputs_of "$1")"
 }
 
 bench_thrash() {
@@ -86,6 +98,7 @@ bench_thrash() {
 			done'
 		wait
 		echo "$where" >"$d/where"
+		inputs_of "$(basename "$d")" >"$d/inputs"
 	fi
 	{
 		echo "## madv_random_thrash (seed 001): MADV_RANDOM readers after a cold file read"
@@ -128,6 +141,7 @@ bench_pileup() {
 			done'
 		wait
 		echo "$where" >"$d/where"
+		inputs_of "$(basename "$d")" >"$d/inputs"
 	fi
 	{
 		echo "## isolation_pileup (seed 003): anon write-touchers in a small memcg, swap on dm-delay"
@@ -155,6 +169,7 @@ bench_swappiness() {
 			--file-order sequential "${arms[@]}" --reps 3
 		wait
 		echo "$where" >"$d/where"
+		inputs_of "$(basename "$d")" >"$d/inputs"
 	fi
 	{
 		echo "## swappiness_sweep (seed 004): anon share of reclaimed pages"
@@ -200,6 +215,7 @@ bench_mix() {
 			done'
 		wait
 		echo "$where" >"$d/where"
+		inputs_of "$(basename "$d")" >"$d/inputs"
 	fi
 	{
 		echo "## file_anon_mix (seed 000): mmap file readers that pause, anon workers above the limit, no swap"
@@ -244,6 +260,7 @@ bench_oom() {
 		done
 		wait
 		echo "$where" >"$d/where"
+		inputs_of "$(basename "$d")" >"$d/inputs"
 	fi
 	{
 		echo "## file_anon_mix shapes (seed 000): where does stock MGLRU OOM?"
@@ -301,6 +318,7 @@ bench_db() {
 					--warmup 10 --seconds 30 "${arm_args[@]}" || exit 1
 			done'
 		echo "$where" >"$d/where"
+		inputs_of "$(basename "$d")" >"$d/inputs"
 	fi
 	{
 		echo "## db_readmostly (seed 000's database workload): sysbench on MariaDB, read-mostly, no swap"
@@ -349,6 +367,7 @@ bench_build() {
 		done
 		wait
 		echo "$where" >"$d/where"
+		inputs_of "$(basename "$d")" >"$d/inputs"
 	fi
 	{
 		echo "## parallel_build (seed 003's second workload): make -j8 in a memcg a third of its peak"
@@ -396,6 +415,7 @@ bench_combined() {
 			done'
 		wait
 		echo "$where" >"$d/where"
+		inputs_of "$(basename "$d")" >"$d/inputs"
 	fi
 	{
 		echo "## combined against its parts"
@@ -461,6 +481,7 @@ run_overhead() { # DIR ARM_OPTIONS...
 		"$@" --reps 5
 	wait
 	echo "$where" >"$d/where"
+		inputs_of "$(basename "$d")" >"$d/inputs"
 }
 
 report_overhead() { # DIR
@@ -532,11 +553,11 @@ bench_iteration() {
 	# a kernel edit: rebuild after touching vmscan.c, then boot it
 	# (vmscan.c gets its time back after, so the test kernel's tree does
 	# not rebuild for an edit that never happened)
-	vmscan=$repo/build/src/linux/mm/vmscan.c
+	vmscan=$repo/build/src/linux-$base/mm/vmscan.c
 	mtime=$(stat -c %Y "$vmscan")
 	t2=$(date +%s.%N)
 	touch "$vmscan"
-	make -s -C "$repo/build/src/linux" O="$repo/build/kernel/bench" -j"$(nproc)" bzImage >/dev/null
+	make -s -C "$repo/build/src/linux-$base" O="$repo/build/kernel/$base/bench" -j"$(nproc)" bzImage >/dev/null
 	t3=$(date +%s.%N)
 	touch -d "@$mtime" "$vmscan"
 	kernel_build=$(awk -v a="$t2" -v b="$t3" 'BEGIN { print b - a }')

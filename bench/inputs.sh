@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# inputs.sh NAME: the files a results section's figures depend on, one per
+# line: the policies it loads, its workload and summarizer, the C loads
+# those run, the kernel series and configs of the base it ran on, and the
+# bed's own scripts. inputs.sh --hash NAME prints one hash of their
+# contents, with the text of bench.sh's bench_NAME() function, so that an
+# edit of one workload's function does not make every section stale.
+#
+# BASE (default 7.3) picks the kernel series.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+base=${BASE:-7.3}
+
+hash=0
+if [ "${1:-}" = --hash ]; then
+	hash=1
+	shift
+fi
+name=${1:?usage: inputs.sh [--hash] NAME}
+
+pol() { for p in "$@"; do ls bpf-policies/$p.bpf.*; done; }
+case $name in
+thrash) files="$(pol thrash_aging) selftests/workloads/madv_random_thrash.sh
+	selftests/workloads/thrash_load.c bench/summarize_thrash.py" ;;
+pileup) files="$(pol isolation_throttle budget) selftests/workloads/isolation_pileup.sh
+	selftests/workloads/anon_touch.c bench/summarize_pileup.py" ;;
+swappiness) files="$(pol swappiness) selftests/workloads/swappiness_sweep.sh
+	selftests/workloads/anon_file_lockstep.c bench/summarize_swappiness.py" ;;
+mix | oom) files="$(pol budget) selftests/workloads/file_anon_mix.sh
+	selftests/workloads/file_anon_mix.c bench/summarize_arms.py bench/median_range.py" ;;
+db) files="$(pol budget combined isolation_throttle thrash_aging)
+	selftests/workloads/db_prepare.sh selftests/workloads/db_readmostly.sh
+	selftests/workloads/db_readmostly.cnf bench/summarize_arms.py" ;;
+build) files="$(pol isolation_throttle budget) selftests/workloads/build_prepare.sh
+	selftests/workloads/parallel_build.sh bench/summarize_arms.py" ;;
+combined) files="$(pol combined budget isolation_throttle thrash_aging)
+	selftests/workloads/file_anon_mix.sh selftests/workloads/file_anon_mix.c
+	selftests/workloads/isolation_pileup.sh selftests/workloads/madv_random_thrash.sh
+	selftests/workloads/thrash_load.c bench/summarize_arms.py bench/summarize_thrash.py" ;;
+overhead | hooks) files="$(ls bpf-policies/*.bpf.* selftests/policies/stock_*.bpf.c)
+	selftests/workloads/reclaim_overhead.sh selftests/workloads/reclaim_load.c
+	selftests/workloads/bed_load.h bench/summarize_overhead.py" ;;
+iteration) files="$(pol thrash_aging) $(ls loader/*.c loader/*.h)" ;;
+*) echo "inputs.sh: no section '$name'" >&2; exit 2 ;;
+esac
+# every section: the kernel it ran on and the bed
+files="$files $(ls kernel-patches/$base/*) kernel-config/mglru_ext.config
+	kernel-config/linux-$base.config kernel-config/bench.config
+	include/mglru_ext_policy.h bpf-policies/policy.bpf.h selftests/vm-run.sh
+	selftests/vm-init.sh selftests/lib/bed.sh selftests/lib/arms.sh bench/results.py"
+files=$(tr -s ' \t' '\n\n' <<<"$files" | sed '/^$/d' | sort -u)
+
+if [ $hash = 0 ]; then
+	echo "$files"
+	exit 0
+fi
+{
+	cat $files
+	sed -n "/^bench_$name() {/,/^}/p" bench/bench.sh
+} | sha256sum | cut -c1-16

@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# results-check.sh [--mark]: list every section of docs/results.md whose
+# inputs (bench/inputs.sh) changed since it was measured, and what changed.
+# A section measured before sections recorded their inputs is listed as
+# unrecorded. Prints; exits 0 either way (make check-host runs it).
+#
+# --mark also writes the verdict at the top of each section of the file:
+# a stale section gets a line saying so, a fresh one loses it.
+set -u
+repo=$(cd "$(dirname "$0")/.." && pwd)
+results=$repo/docs/results.md
+mark=0
+[ "${1:-}" = --mark ] && mark=1
+
+stale=0
+fresh=0
+verdicts=$(mktemp)
+trap 'rm -f "$verdicts"' EXIT
+for name in $(sed -n 's/^<!-- bench:\([a-z_]*\) -->$/\1/p' "$results"); do
+	rec=$(sed -n "/^<!-- bench:$name -->\$/,/^<!-- \/bench:$name -->\$/p" "$results" |
+		sed -n 's/^<!-- inputs \(.*\) -->$/\1/p')
+	if [ -z "$rec" ]; then
+		why="measured before sections recorded their inputs"
+	else
+		base=$(sed -n 's/.*base=\([^ ]*\).*/\1/p' <<<"$rec")
+		hash=$(sed -n 's/.*hash=\([^ ]*\).*/\1/p' <<<"$rec")
+		commit=$(sed -n 's/.*commit=\([^ -]*\).*/\1/p' <<<"$rec")
+		now=$(BASE=$base "$repo/bench/inputs.sh" --hash "$name" 2>/dev/null)
+		if [ "$now" = "$hash" ]; then
+			echo "fresh: $name (measured at $commit)"
+			fresh=$((fresh + 1))
+			echo "$name" >>"$verdicts"
+			continue
+		fi
+		changed=$(cd "$repo" && git diff --name-only "$commit" -- \
+			$(BASE=$base bench/inputs.sh "$name") bench/bench.sh 2>/dev/null | tr '\n' ' ')
+		why="inputs changed since $commit: ${changed:-bench_$name() in bench.sh, or uncommitted edits}"
+	fi
+	echo "stale: $name ($why)"
+	stale=$((stale + 1))
+	printf '%s\t%s\n' "$name" "$why" >>"$verdicts"
+done
+echo "results-check: $fresh fresh, $stale stale"
+
+[ $mark = 1 ] || exit 0
+python3 - "$results" "$verdicts" <<'EOF'
+import re, sys
+path, verdicts = sys.argv[1:]
+text = open(path).read()
+for line in open(verdicts):
+    name, _, why = line.rstrip("\n").partition("\t")
+    begin = f"<!-- bench:{name} -->\n"
+    i = text.index(begin) + len(begin)
+    rest = text[i:]
+    # the where line, after the inputs record if there is one
+    m = re.match(r"(<!-- inputs .* -->\n)?(_[^\n]*_\n)(\*\*Stale\*\*[^\n]*\n)?", rest)
+    head = (m.group(1) or "") + m.group(2)
+    banner = f"**Stale**: {why}; re-measure with `make bench BENCH={name}`.\n" if why else ""
+    text = text[:i] + head + banner + rest[m.end():]
+open(path, "w").write(text)
+EOF
+echo "results-check: marked $results"
