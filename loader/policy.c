@@ -204,7 +204,8 @@ static int find_knobs(struct policy *p, const char *docs)
 	const struct btf_type *sec;
 	const void *data;
 	size_t size;
-	int id, i;
+	unsigned int i;
+	int id;
 
 	if (!p->rodata)
 		return 0;
@@ -311,7 +312,7 @@ int policy_open(struct policy *p, const char *path)
 		const struct btf_member *m = btf_members(t);
 		size_t size;
 		const char *data = bpf_map__initial_value(p->ops, &size);
-		int i;
+		unsigned int i;
 
 		for (i = 0; i < btf_vlen(t); i++, m++) {
 			if (strcmp(btf__name_by_offset(btf, m->name_off),
@@ -488,7 +489,7 @@ int policy_set_cgroup(struct policy *p, uint64_t cgroup_id)
 	const struct btf_member *m = btf_members(t);
 	size_t size;
 	char *data = bpf_map__initial_value(p->ops, &size);
-	int i;
+	unsigned int i;
 
 	for (i = 0; i < btf_vlen(t); i++, m++) {
 		if (strcmp(btf__name_by_offset(btf, m->name_off), "cgroup_id"))

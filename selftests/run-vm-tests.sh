@@ -97,6 +97,11 @@ if [ ${#bed_tests[@]} -gt 0 ]; then
 	echo "# vm suite: the instruction-clocked bed (one boot)"
 	guest_boot instructions "${bed_tests[@]}"
 fi
+# the bed with several vCPUs round-robin on one clock checks itself too
+if [ $# -eq 0 ]; then
+	echo "# vm suite: the instruction-clocked bed with 2 vCPUs (one boot)"
+	VM_SMP=2 guest_boot instructions test_bed
+fi
 
 echo "# vm total"
 echo "$pass passed, $fail failed"

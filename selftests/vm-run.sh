@@ -158,7 +158,7 @@ if [ "$clock" = instructions ]; then
 	# ASLR would lay out every boot and every process differently.
 	accel_opts=(-accel tcg,thread=single -cpu max,-rdrand,-rdseed
 		-icount shift="$shift_n",sleep=off,align=off)
-	clock_append="nokaslr norandmaps zram.num_devices=3 MGLRU_CLOCK=instructions"
+	clock_append="nokaslr norandmaps zram.num_devices=3 MGLRU_CLOCK=instructions MGLRU_SMP=$smp"
 fi
 
 append="console=ttyS0 loglevel=5 panic=-1 root=hostroot rootfstype=9p"

@@ -21,6 +21,11 @@ tap_begin
 [ "$(bed_clock)" = instructions ]
 tap_ok $? "the guest runs on the instruction clock" "MGLRU_CLOCK=$(bed_clock)"
 
+# vm-run.sh --smp N: the guest sees the N vCPUs that share the clock
+smp=$(sed -n 's/.*MGLRU_SMP=\([0-9]*\).*/\1/p' /proc/cmdline)
+[ "$(nproc)" = "${smp:-1}" ]
+tap_ok $? "the guest runs ${smp:-1} vCPU(s) on that clock ($(nproc) online)"
+
 ! grep -qE '^/dev/vd' /proc/swaps && ! grep -qE '^/dev/vd' /proc/mounts
 tap_ok $? "no host-backed disk is in use" "$(cat /proc/swaps /proc/mounts)"
 
