@@ -243,13 +243,13 @@ results-check:
 	@bench/results-check.sh --mark
 
 check-vm: $(KSTAMP) policies loader workloads $(BPFTOOL) $(WARN_KO) $(ATTACH_STORM) sdk-stage kselftests-$(BASE)
-	@selftests/run-vm-tests.sh --kernel $(BZIMAGE) $(TESTS)
+	@selftests/run-vm-tests.sh --base $(BASE) --kernel $(BZIMAGE) $(TESTS)
 
 # Each policy against stock on its seed's workload, on the bed and the
 # benchmark kernel (selftests/vm/test_policies.sh). Not in check: longer
 # than its budget.
 check-policies: $(KSTAMP_BENCH) policies loader workloads $(BPFTOOL)
-	@selftests/run-vm-tests.sh --kernel $(BZIMAGE_BENCH) --guest-only test_policies
+	@selftests/run-vm-tests.sh --base $(BASE) --kernel $(BZIMAGE_BENCH) --guest-only test_policies
 
 # The safety tests on the KASAN + lockdep + DEBUG_LIST/VM kernel: slower
 # than check, not run by CI. Under TCG that kernel is so slow that the
@@ -261,7 +261,7 @@ check-policies: $(KSTAMP_BENCH) policies loader workloads $(BPFTOOL)
 DEBUG_APPEND := watchdog_thresh=55 rcupdate.rcu_cpu_stall_timeout=100 \
 	workqueue.watchdog_thresh=140 no5lvl
 check-debug: $(KSTAMP_DEBUG) policies loader workloads $(BPFTOOL) $(ATTACH_STORM)
-	@VM_TIMEOUT=5400 VM_APPEND="$(DEBUG_APPEND)" selftests/run-vm-tests.sh --kernel $(BZIMAGE_DEBUG) --guest-only \
+	@VM_TIMEOUT=5400 VM_APPEND="$(DEBUG_APPEND)" selftests/run-vm-tests.sh --base $(BASE) --kernel $(BZIMAGE_DEBUG) --guest-only \
 		$(or $(TESTS),test_boot test_hooks test_hardening)
 
 vm-shell: $(KSTAMP) policies loader workloads $(BPFTOOL)
