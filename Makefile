@@ -75,7 +75,10 @@ LOADER_LIBS := -lelf -lz -linih -ljson-c
 TEST_PARSE := $(BUILD)/bin/test_parse
 
 CFLAGS_USER := -O2 -g -Wall -Wextra -Werror -std=gnu11 -I$(REPO)/include
+# 7.3's vmlinux.h has tagged anonymous members (the kernel builds with
+# -fms-extensions), as tools/sched_ext's policies find too.
 BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+	-fms-extensions -Wno-microsoft-anon-tag \
 	-I$(BUILD)/include -I$(LIBBPF_INC) -I$(REPO)/include -I$(REPO)/bpf-policies
 
 .PHONY: results-check kselftests-7.3 kselftests-6.12 deps-bench check-policies install uninstall sdk-stage kselftests all deps kernel kernel-stock kernel-debug kernel-bench tools policies loader workloads \

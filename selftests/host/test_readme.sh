@@ -16,7 +16,7 @@ awk '/<!-- example:/ { want = 1; next }
 	inside { print }' "$repo/README.md" >"$tmp/file_first.bpf.c"
 [ -s "$tmp/file_first.bpf.c" ]
 tap_ok $? "README.md has the example policy"
-out=$(clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+out=$(clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror -fms-extensions -Wno-microsoft-anon-tag \
 	-I"$repo/build/include" -I"$repo/build/tools/libbpf/include" \
 	-I"$repo/include" -I"$repo/bpf-policies" \
 	-c "$tmp/file_first.bpf.c" -o "$tmp/file_first.bpf.o" 2>&1)
