@@ -182,8 +182,8 @@ bench_swappiness() {
 		echo "as the classic LRU's does."
 		echo
 		python3 "$repo/bench/summarize_swappiness.py" "$d/random/swappiness.csv" "$d/sequential/swappiness.csv"
-		echo "The classic LRU in baseline-stock-6.12.md (seed 004's reproducer at its scale): 0.15, 0.25,"
-		echo "0.33, 0.45, 0.77."
+		echo "The classic LRU on seed 004's own reproducer at its scale, measured before this bench existed"
+		echo "(a baseline kept outside the repository, not re-measured here): 0.15, 0.25, 0.33, 0.45, 0.77."
 		echo
 	} | section swappiness "$(cat "$d/where" 2>/dev/null || echo "$where")"
 }

@@ -34,13 +34,23 @@ def value(row, col):
     return v / 1000 if col.endswith("_us") else v
 
 
+# Fewer runs than this per arm can put two ranges apart by chance.
+MIN_RUNS = 5
+
+
 def verdict(better, a, b, a_name, b_name):
-    """better or worse only when the runs' ranges do not overlap"""
+    """better or worse only when the runs' ranges do not overlap, and only
+    a lead, not a result, with fewer than MIN_RUNS runs per arm"""
     if min(a) > max(b):
-        return f"{a_name} {'better' if better == '+' else 'worse'} than {b_name} in every run"
-    if max(a) < min(b):
-        return f"{a_name} {'worse' if better == '+' else 'better'} than {b_name} in every run"
-    return "within the runs' spread"
+        word = "better" if better == "+" else "worse"
+    elif max(a) < min(b):
+        word = "worse" if better == "+" else "better"
+    else:
+        return "within the runs' spread"
+    runs = f"{len(a)} and {len(b)} runs"
+    if min(len(a), len(b)) < MIN_RUNS:
+        return f"{a_name} {word} than {b_name} in all {runs}, too few to call: repeat"
+    return f"{a_name} {word} than {b_name} in all {runs}"
 
 
 def main():

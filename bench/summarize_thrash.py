@@ -179,8 +179,8 @@ def main():
         series.append((arm, os.path.join(first, arm + ".csv")))
     if plot(png, series, cold_at):
         repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        print(f"\nplot: [{os.path.relpath(png, repo)}](../{os.path.relpath(png, repo)}) "
-              "(under build/, where make bench writes it)")
+        print(f"\nplot: `{os.path.relpath(png, repo)}`, written by the run "
+              "on the machine that ran it (build/ is not in the repository)")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# file_anon_mix (seed 000, baseline-stock-6.12.md): mmap readers of a file
+# file_anon_mix (seed 000): mmap readers of a file
 # that pause between batches plus anon workers that map, touch and unmap,
 # together above the memcg limit, no swap. The file cache can always be
 # evicted, so the work should finish without an OOM kill; stock 6.12 MGLRU

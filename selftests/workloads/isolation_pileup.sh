@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# isolation_pileup (seed 003, baseline-stock-6.12.md): many threads
+# isolation_pileup (seed 003): many threads
 # write-touching a shared anon buffer three times the memcg limit, with swap
 # on a slow device (dm-delay over the swap disk), so that reclaimers pile up
 # isolated folios. Stock 6.12 MGLRU OOM-kills at 96+ threads.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# madv_random_thrash (seed 001, baseline-stock-6.12.md): readers of a "vec"
+# madv_random_thrash (seed 001): readers of a "vec"
 # file through an MADV_RANDOM mapping in a memcg without swap, and partway
 # through a cold file read twice through a normal mapping, sized so that
 # the cold read pushes the readers' working set out. On stock 6.12 MGLRU

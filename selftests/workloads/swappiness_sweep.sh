@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# swappiness_sweep (seed 004, baseline-stock-6.12.md): in a memcg with zram
+# swappiness_sweep (seed 004): in a memcg with zram
 # swap, reclaim_load's lockstep load writes one pseudo-random page of an
 # anon buffer and reads one 4 KiB page of a file with pread(), TOUCHES
 # times, at each swappiness; the anon share of reclaimed pages tells
