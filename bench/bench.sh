@@ -10,7 +10,7 @@
 # section per workload in docs/results.md.
 #
 # Usage: bench.sh [--report] [WORKLOAD...]   (default: all of thrash pileup
-#        build swappiness mix oom db combined overhead hooks iteration)
+#        build swappiness mix oom db combined overhead hooks bed iteration)
 # --report writes the sections of the named workloads (all but hooks and
 # iteration) again from the last run's data under build/bench, without
 # running anything.
@@ -29,7 +29,7 @@ if [ "${1:-}" = --report ]; then
 	shift
 fi
 workloads=("$@")
-[ ${#workloads[@]} -gt 0 ] || workloads=(thrash pileup build swappiness mix oom db combined overhead hooks iteration)
+[ ${#workloads[@]} -gt 0 ] || workloads=(thrash pileup build swappiness mix oom db combined overhead hooks bed iteration)
 
 vm() { # KERNEL RESULTS_DIR CMD...: the guest's wall seconds go to DIR/wall;
 	# BENCH_TIMEOUT (wall s, default 5400) for hosts running more guests than cores
@@ -481,7 +481,7 @@ run_overhead() { # DIR ARM_OPTIONS...
 		"$@" --reps 5
 	wait
 	echo "$where" >"$d/where"
-		inputs_of "$(basename "$d")" >"$d/inputs"
+	inputs_of "$(basename "$d")" >"$d/inputs"
 }
 
 report_overhead() { # DIR
@@ -509,6 +509,34 @@ report_overhead() { # DIR
 		python3 "$repo/bench/summarize_overhead.py" bed "$d/unpatched" "$d/patched" "$d/siblings" "$d/depth"
 		echo
 	} | section overhead "$(cat "$d/where" 2>/dev/null || echo "$where")"
+}
+
+# The bed with 1, 2 and 4 vCPUs on one instruction clock: the overhead
+# loads, identical runs, on the patched kernel without a policy. The
+# guests run one after the other, so that each has a core to itself.
+bench_bed() {
+	local d=$out/bed n
+	if [ $report_only = 0 ]; then
+		echo "bench: the bed with ${BED_SMP:-1 2 4} vCPUs, ${BED_REPS:-5} identical runs of each overhead load"
+		for n in ${BED_SMP:-1 2 4}; do
+			VM_SMP=$n vm "$patched" "$d/smp$n" selftests/workloads/reclaim_overhead.sh \
+				--out /run/results --arm none=none --reps "${BED_REPS:-5}" || return 1
+			echo "$n" >"$d/smp$n/smp"
+		done
+		echo "$where" >"$d/where"
+		inputs_of bed >"$d/inputs"
+	fi
+	{
+		echo "## the bed with several vCPUs: identical runs at 1, 2 and 4 vCPUs"
+		echo
+		echo "The overhead loads of reclaim_overhead (file, anon, mix; no policy) in one guest per vCPU count,"
+		echo "the runs of each load identical work. With N vCPUs they run round-robin on one host thread and"
+		echo "the instruction clock counts the instructions of all of them (docs/bed.md). A load is one process,"
+		echo "so the other vCPUs run kernel threads (kswapd, the flusher, kworkers) beside it."
+		echo
+		python3 "$repo/bench/summarize_overhead.py" smp "$d"/smp[0-9]*
+		echo
+	} | section bed "$(cat "$d/where" 2>/dev/null || echo "$where")"
 }
 
 bench_hooks() {

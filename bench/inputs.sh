@@ -40,7 +40,7 @@ combined) files="$(pol combined budget isolation_throttle thrash_aging)
 	selftests/workloads/file_anon_mix.sh selftests/workloads/file_anon_mix.c
 	selftests/workloads/isolation_pileup.sh selftests/workloads/madv_random_thrash.sh
 	selftests/workloads/thrash_load.c bench/summarize_arms.py bench/summarize_thrash.py" ;;
-overhead | hooks) files="$(ls bpf-policies/*.bpf.* selftests/policies/stock_*.bpf.c)
+overhead | hooks | bed) files="$(ls bpf-policies/*.bpf.* selftests/policies/stock_*.bpf.c)
 	selftests/workloads/reclaim_overhead.sh selftests/workloads/reclaim_load.c
 	selftests/workloads/bed_load.h bench/summarize_overhead.py" ;;
 iteration) files="$(pol thrash_aging) $(ls loader/*.c loader/*.h)" ;;

@@ -10,6 +10,9 @@ Usage: summarize_overhead.py cost CSV...     the cost table, arm by load
                                              virtual second costs (DIR: one
                                              guest's results, with its wall
                                              seconds in DIR/wall)
+       summarize_overhead.py smp DIR...      identical runs with N vCPUs
+                                             (DIR: one guest, its vCPU
+                                             count in DIR/smp)
 
 Every figure is virtual time on the instruction-clocked bed: with
 shift 0 one virtual ns is one guest instruction. Costs are per scanned
@@ -262,12 +265,36 @@ def bed(dirs):
             print(f"- {arm}, {load}: the medians of {len(v)} boots spread by {Cell.spread(v):.2f}%")
 
 
+def smp(dirs):
+    print("| vCPUs | load | runs | virtual ms per run, each run | spread of virtual ms | pages scanned, each run "
+          "| spread of ns per scanned page | wall s per measured virtual s |")
+    print("|---|---|---|---|---|---|---|---|")
+    for d in dirs:
+        n = open(os.path.join(d, "smp")).read().strip()
+        every = read(sorted(glob.glob(os.path.join(d, "**", "overhead.csv"), recursive=True)))
+        try:
+            wall = float(open(os.path.join(d, "wall")).read())
+        except OSError:
+            wall = None
+        measured = sum(r["ns"] for r in every) / 1e9
+        ratio = f"{wall / measured:.1f}" if wall and measured else "-"
+        for load, x in cells(every, lambda r: r["load"]).items():
+            runs = ", ".join(f"{r['ns'] / 1e6:.2f}" for r in x.rows)
+            scans = ", ".join(str(r["pgscan"]) for r in x.rows)
+            ns = [r["ns"] for r in x.rows]
+            print(f"| {n} | {load} | {x.n} | {runs} | {Cell.spread(ns):.3f}% | {scans} "
+                  f"| {Cell.spread(x.per_scan):.3f}% | {ratio} |")
+    print()
+    print("Wall s per measured virtual s: the guest's whole wall time (boot, warm-up, every load) over")
+    print("the virtual time of its recorded runs.")
+
+
 def main():
-    if len(sys.argv) < 3 or sys.argv[1] not in ("cost", "scaling", "hooks", "bed"):
+    if len(sys.argv) < 3 or sys.argv[1] not in ("cost", "scaling", "hooks", "bed", "smp"):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         sys.exit(2)
-    if sys.argv[1] == "bed":
-        bed(sys.argv[2:])
+    if sys.argv[1] in ("bed", "smp"):
+        {"bed": bed, "smp": smp}[sys.argv[1]](sys.argv[2:])
         return
     rows = read(sys.argv[2:])
     if not rows:
