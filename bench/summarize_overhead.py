@@ -209,15 +209,24 @@ def hooks(rows):
         print(f"| {a} | {x.n} | {x.ns / 1e6:.2f} ({spread_of([r['ns'] for r in x.rows])}) | {x.scan:.0f} "
               f"| {x.calls:.0f} | {x.ns / none.ns:.4f} |")
     passes = iso.calls  # the isolate hook is asked once per batch, and a pass here is one batch
+
+    def resolved(a, b):
+        """a - b is a result only when it is larger than either arm's range of runs"""
+        rng = max(max(r["ns"] for r in x.rows) - min(r["ns"] for r in x.rows) for x in (a, b))
+        if abs(a.ns - b.ns) > rng:
+            return ""
+        return f"; inside the runs' range of {rng / 1e3:.0f} us per run, so not resolved"
+
     print()
     print(f"- a pass with a policy attached, before any hook: {(nohooks.ns - none.ns) / passes:.0f} instructions "
-          f"(stock_no_hooks - none, over {passes:.0f} batches, one per pass on this load)")
+          f"(stock_no_hooks - none, over {passes:.0f} batches, one per pass on this load"
+          f"{resolved(nohooks, none)})")
     print(f"- the first hook of a batch, with its context fill: {(iso.ns - nohooks.ns) / iso.calls:.0f} instructions "
-          "(stock_isolate_only - stock_no_hooks)")
+          f"(stock_isolate_only - stock_no_hooks{resolved(iso, nohooks)})")
     extra = nobudget.calls - iso.calls
     call = (nobudget.ns - iso.ns) / extra if extra else 0
     print(f"- each further hook of the batch, sharing that fill: {call:.0f} instructions "
-          "(stock_no_budget - stock_isolate_only, over the calls it adds)")
+          f"(stock_no_budget - stock_isolate_only, over the calls it adds{resolved(nobudget, iso)})")
     print(f"- so one context fill is about {(iso.ns - nohooks.ns) / iso.calls - call:.0f} instructions")
     extra = passthrough.calls - nobudget.calls
     if extra:
