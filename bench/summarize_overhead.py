@@ -230,7 +230,7 @@ def hooks(rows):
     print(f"- so one context fill is about {(iso.ns - nohooks.ns) / iso.calls - call:.0f} instructions")
     extra = passthrough.calls - nobudget.calls
     if extra:
-        print(f"- the budget hook, which also turns the pass into the budgeted loop: "
+        print(f"- the budget hook (on 6.12 it also turns the pass into the budgeted loop): "
               f"{(passthrough.ns - nobudget.ns) / extra:.0f} instructions per call (passthrough - stock_no_budget)")
     print(f"- passthrough in all: {100 * (passthrough.ns / none.ns - 1):+.3f}% per run of this load")
 
