@@ -227,7 +227,7 @@ mkdir -p /sys/fs/bpf/unpriv && chmod 777 /sys/fs/bpf/unpriv
 out=$(as_nobody "$unpriv_bin/bpftool" struct_ops register "$unpriv_bpf/passthrough.bpf.o" \
 	/sys/fs/bpf/unpriv 2>&1)
 rc=$?
-[ $rc != 0 ] && grep -q "Operation not permitted" <<<"$out"
+[ $rc != 0 ] && grep -qE "Operation not permitted|-EPERM" <<<"$out"
 tap_ok $? "unprivileged struct_ops registration fails with EPERM" "$out"
 rm -rf /sys/fs/bpf/unpriv
 [ "$(cat /sys/kernel/mm/mglru_ext/nr_attached)" = 0 ]
