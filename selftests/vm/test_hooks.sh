@@ -240,7 +240,8 @@ make_cgroup shipped 64M 64M >/dev/null
 for obj in "$bpf"/*.bpf.o; do
 	name=$(basename "${obj%.bpf.o}")
 	id=$(load "$obj" --cgroup shipped)
-	pressure shipped 2
+	# one read of the file through the 64 MiB memcg is pressure enough
+	file_pressure shipped "$file" 1
 	n=$(calls "${id:-none}")
 	refused=$(policy_field "${id:-none}" refused)
 	[ -n "$id" ] && [ "${n:-0}" -gt 0 ] && [ "${refused:-1}" = 0 ] &&
