@@ -10,7 +10,7 @@
 # --base picks the series (default 7.3) and its test kernel; --kernel
 # another bzImage of that base. --guest-only skips the runner's tests
 # (they load a module built for the test kernel). VM_TIMEOUT (seconds,
-# default 2400) bounds the guest run.
+# default 3600) bounds the guest run.
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/selftests/lib/tap.sh"
@@ -70,7 +70,7 @@ guest_boot() { # CLOCK TEST...
 	# the bed's memory is the benchmarks' (bench/bench.sh)
 	"$repo/selftests/vm-run.sh" "${kernel_args[@]}" --clock "$clock" --results "$results" \
 		--mem "$([ "$clock" = instructions ] && echo 1536M || echo 1G)" \
-		--timeout "${VM_TIMEOUT:-2400}" -- selftests/vm/run-all.sh "$@"
+		--timeout "${VM_TIMEOUT:-3600}" -- selftests/vm/run-all.sh "$@"
 	rc=$?
 	if [ -s "$results/totals" ]; then
 		read -r p f <"$results/totals"

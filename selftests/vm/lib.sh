@@ -75,6 +75,12 @@ policy_field() {
 	fi
 }
 
+# load ARGS...: mglructl load, quietly; print the new policy's id
+load() {
+	"$ctl" load "$@" >/dev/null || return
+	policy_id "$(basename "${1%.bpf.o}")"
+}
+
 # policy_id NAME: the id of the newest policy called NAME
 policy_id() {
 	local f

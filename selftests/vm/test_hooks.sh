@@ -20,11 +20,6 @@ pressure() {
 	wait
 }
 
-load() { # ARGS...: load quietly, print the new policy's id
-	"$ctl" load "$@" >/dev/null || return
-	policy_id "$(basename "${1%.bpf.o}")"
-}
-
 # 1. Every hook is called, and the tracepoint sees each decision.
 make_cgroup hooks 64M 64M >/dev/null
 tracing=/sys/kernel/tracing
@@ -232,24 +227,6 @@ tap_ok $? "unprivileged struct_ops registration fails with EPERM" "$out"
 rm -rf /sys/fs/bpf/unpriv
 [ "$(cat /sys/kernel/mm/mglru_ext/nr_attached)" = 0 ]
 tap_ok $? "and attaches nothing"
-
-# 14. Every shipped policy, the same object on 7.3 and on 6.12, loads on
-# this kernel and decides under pressure: its hooks are called, nothing it
-# answers is refused, and it is still attached after.
-make_cgroup shipped 64M 64M >/dev/null
-for obj in "$bpf"/*.bpf.o; do
-	name=$(basename "${obj%.bpf.o}")
-	id=$(load "$obj" --cgroup shipped)
-	# one read of the file through the 64 MiB memcg is pressure enough
-	file_pressure shipped "$file" 1
-	n=$(calls "${id:-none}")
-	refused=$(policy_field "${id:-none}" refused)
-	[ -n "$id" ] && [ "${n:-0}" -gt 0 ] && [ "${refused:-1}" = 0 ] &&
-		[ "$(policy_field "$id" state)" = attached ]
-	tap_ok $? "$name loads on $(uname -r) and decides ($n hook calls, ${refused:-?} refused)"
-	unload_all
-done
-remove_cgroup shipped
 
 # Attach/detach storms, bad-policy gallery and cgroup churn: test_hardening.sh.
 
