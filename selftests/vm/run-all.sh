@@ -10,7 +10,7 @@ dir=$(cd "$(dirname "$0")" && pwd)
 pass=0
 fail=0
 tests=("$@")
-[ ${#tests[@]} -gt 0 ] || tests=(test_boot test_hooks test_shipped test_kselftests test_mglructl test_deploy test_hardening)
+[ ${#tests[@]} -gt 0 ] || tests=(test_boot test_hooks test_kselftests test_mglructl test_deploy test_hardening)
 
 for t in "${tests[@]}"; do
 	echo "# guest suite: $t"
