@@ -224,8 +224,8 @@ $(MGLRUCTL): $(LOADER_CMD_SRCS) $(LOADER_LIB) $(LOADER_HDRS) $(LIBBPF_A)
 		$(LOADER_LIB) $(LIBBPF_A) $(LOADER_LIBS)
 
 # Tests.
-# Every suite on 7.3; on 6.12, the backport, the boot, hook and kselftest
-# suites, with the same policy objects and mglructl.
+# Every suite on 7.3; on 6.12, the backport, the boot, shipped-policy and
+# kselftest suites, with the same policy objects and mglructl.
 check: $(KSTAMP_PATCHED_ALL) policies loader workloads $(BPFTOOL) $(TEST_PARSE) $(WARN_KO) $(ATTACH_STORM) sdk-stage kselftests
 	@selftests/check.sh
 
