@@ -71,6 +71,11 @@ patched | debug | bench | source)
 		extract "$src"
 		say "recording the pristine tree"
 		git_tree init -q
+		# the source's ~90000 files are stored loose and uncompressed,
+		# and never packed in the background: zlib and an automatic gc
+		# of the whole source take minutes of a build's CPU
+		git_tree config gc.auto 0
+		git_tree config core.looseCompression 0
 		git_tree add -A -f
 		git_tree commit -q -m "linux-source-$base $version as shipped by Debian"
 		git_tree tag pristine
