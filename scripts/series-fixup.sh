@@ -3,7 +3,8 @@
 #
 # series-fixup.sh: fold edits made in build/src/linux-BASE into the patch
 # series of that base (BASE, default 7.3) and regenerate
-# kernel-patches/BASE/. For developers of the series; a fix usually needs
+# kernel-patches/BASE/, with the cover letter (patch 0) written from its
+# cover-letter.txt. For developers of the series; a fix usually needs
 # its twin in the other base's series.
 #
 # Usage: series-fixup.sh 'SUBJECT PREFIX=FILE...' ...
@@ -38,9 +39,19 @@ for f in "${!mtime[@]}"; do
 done
 header=$(grep '^#' "$patches/series")
 rm -f "$patches"/*.patch
-git format-patch -q --no-signature -o "$patches" pristine..HEAD
+# patch 0: the cover letter, its subject and text from cover-letter.txt
+git format-patch -q --no-signature --cover-letter -o "$patches" pristine..HEAD
+python3 - "$patches/cover-letter.txt" "$patches"/0000-cover-letter.patch <<'EOF'
+import sys
+text, letter = sys.argv[1:]
+subject, _, blurb = open(text).read().partition("\n\n")
+s = open(letter).read()
+s = s.replace("*** SUBJECT HERE ***", subject.strip())
+s = s.replace("*** BLURB HERE ***", blurb.strip())
+open(letter, "w").write(s)
+EOF
 (echo "$header"
- cd "$patches" && ls *.patch) >"$patches/series"
+ cd "$patches" && ls *.patch | grep -v '^0000-') >"$patches/series"
 # the tree is the series: build-kernel.sh need not apply it again
 (cd "$patches" && cat series $(grep -v '^#' series) | sha256sum | cut -c1-16) >.mglru-series
 git rev-parse HEAD

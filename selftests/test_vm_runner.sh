@@ -8,26 +8,39 @@ set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/selftests/lib/tap.sh"
 run="$repo/selftests/vm-run.sh --quiet $*"
+# the WARN module built against the kernel under test (MGLRU_BASE, set by
+# run-vm-tests.sh)
+base=$(sed -n 's/.*MGLRU_BASE=\([^ ]*\).*/\1/p' <<<"${VM_APPEND:-}")
+warn_ko=$repo/build/kmod/${base:-7.3}/warn_on_load.ko
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
 tap_begin
 
-out=$($run -- true 2>&1)
-tap_ok $? "a guest command that succeeds passes" "$out"
-
-out=$($run -- sh -c 'exit 3' 2>&1)
+# Two guests at a time: each is one TCG thread, and the host has two cores.
+$run -- true >"$tmp/ok" 2>&1 &
+ok=$!
+$run -- sh -c 'exit 3' >"$tmp/fail" 2>&1 &
+failing=$!
+wait $ok
+tap_ok $? "a guest command that succeeds passes" "$(cat "$tmp/ok")"
+wait $failing
 rc=$?
-[ $rc = 3 ] && grep -q "guest command exited with status 3" <<<"$out"
-tap_ok $? "a failing guest command fails the run with its status" "$out"
+[ $rc = 3 ] && grep -q "guest command exited with status 3" "$tmp/fail"
+tap_ok $? "a failing guest command fails the run with its status" "$(cat "$tmp/fail")"
 
-out=$($run -- insmod "$repo/build/kmod/7.3/warn_on_load.ko" 2>&1)
+$run -- insmod "$warn_ko" >"$tmp/warn" 2>&1 &
+warn=$!
+$run --timeout 30 -- sleep 1000 >"$tmp/hung" 2>&1 &
+hung=$!
+wait $warn
 rc=$?
-[ $rc = 125 ] && grep -q "kernel problem in the guest log" <<<"$out"
-tap_ok $? "a kernel WARNING in the guest fails the run" "$out"
-
-out=$($run --timeout 30 -- sleep 1000 2>&1)
+[ $rc = 125 ] && grep -q "kernel problem in the guest log" "$tmp/warn"
+tap_ok $? "a kernel WARNING in the guest fails the run" "$(cat "$tmp/warn")"
+wait $hung
 rc=$?
-[ $rc = 124 ] && grep -q "guest timed out after 30s" <<<"$out"
-tap_ok $? "a hung guest is killed and fails the run" "$out"
+[ $rc = 124 ] && grep -q "guest timed out after 30s" "$tmp/hung"
+tap_ok $? "a hung guest is killed and fails the run" "$(cat "$tmp/hung")"
 ! pgrep -f "qemu-system-x86_64.*$repo/build/vm" >/dev/null
 tap_ok $? "no QEMU left running"
 

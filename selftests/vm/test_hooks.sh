@@ -85,7 +85,7 @@ remove_cgroup fileonly
 swap_on
 make_cgroup pile 16M max >/dev/null
 id=$(load "$bpf/test/scripted.bpf.o" --cgroup pile)
-in_cgroup pile "$anon_touch" 48 192 5 >/dev/null 2>&1
+in_cgroup pile "$anon_touch" 48 192 2 >/dev/null 2>&1
 waits=$("$bpftool" map dump name scripted.bss | sed -n 's/.*"nothing_to_scan": \([0-9]*\).*/\1/p')
 [ "${waits:-0}" -gt 0 ] && [ "$(policy_field "$id" refused)" = 0 ]
 tap_ok $? "nothing to scan with folios isolated: isolate hook asked with stock stop ($waits calls, $(policy_field "$id" refused) refused)"
@@ -97,8 +97,9 @@ make_cgroup aging 64M >/dev/null
 id=$(load "$bpf/test/scripted.bpf.o" --cgroup aging --set aging=AGE_NOW)
 file_pressure aging "$file" 2
 agings=$(policy_field "$id" agings)
-[ "$agings" -gt 10 ]
-tap_ok $? "aging=NOW obeyed ($agings agings)"
+clamped=$(policy_field "$id" clamped)
+[ "$agings" -gt 10 ] && [ "$clamped" -gt 0 ] && [ "$(policy_field "$id" refused)" = 0 ]
+tap_ok $? "aging=NOW obeyed once per pass ($agings agings, $clamped more asks clamped)"
 unload_all
 
 # ... and so is aging with the folded generation put at the head of the
@@ -110,6 +111,78 @@ agings=$(policy_field "$id" agings)
 tap_ok $? "aging=FOLD_HEAD obeyed ($agings agings, $(policy_field "$id" refused) refused)"
 unload_all
 remove_cgroup aging
+
+# 5b. Stock is the floor at the last priority and in kswapd: an answer that
+# would make reclaim do less than stock there is replaced by stock's and
+# counted as a fallback (a type choice only at the last priority: another
+# type is not less reclaim). floor_tally: of the traced decisions, print
+# their number, the fallbacks, and the answers taken that do less than
+# stock (a smaller budget, a skip where stock ages, another isolate answer,
+# another type).
+floor_tally() {
+	awk '/ hook=(scan_budget|choose_type|isolate|aging) / {
+		for (i = 1; i <= NF; i++) {
+			split($i, kv, "=")
+			v[kv[1]] = kv[2]
+		}
+		n++
+		if ($NF == "fallback")
+			f++
+		else if (v["hook"] == "scan_budget")
+			b += v["applied"] + 0 < v["stock"] + 0
+		else if (v["hook"] == "aging")
+			b += v["applied"] == 2 && v["stock"] == 1
+		else
+			b += v["applied"] != v["stock"]
+	}
+	END { printf "%d %d %d\n", n, f, b }' "$tracing/trace"
+}
+# trace_decisions FILTER: trace the decisions the event filter FILTER keeps
+trace_decisions() {
+	echo 0 >$tracing/tracing_on
+	echo >$tracing/trace
+	echo "$1" >$tracing/events/mglru_ext/mglru_ext_decision/filter
+	echo 1 >$tracing/events/mglru_ext/mglru_ext_decision/enable
+	echo 1 >$tracing/tracing_on
+}
+trace_off() {
+	echo 0 >$tracing/tracing_on
+	echo 0 >$tracing/events/mglru_ext/mglru_ext_decision/enable
+	echo 0 >$tracing/events/mglru_ext/mglru_ext_decision/filter
+}
+# Throttling every batch holds each pass back until the charge's reclaim
+# reaches priority 0; there the throttle, the budget of 1, the type and the
+# skip all fall back.
+holdback=(--set isolate=THROTTLE --set budget=1 --set type=FILE --set aging=AGE_SKIP)
+make_cgroup floor 32M 64M >/dev/null
+id=$(load "$bpf/test/scripted.bpf.o" --cgroup floor "${holdback[@]}")
+trace_decisions "priority == 0"
+pressure floor 3
+trace_off
+read -r n f b < <(floor_tally)
+[ "$n" -gt 0 ] && [ "$f" -gt 0 ] && [ "$b" = 0 ]
+tap_ok $? "priority 0: stock is the floor ($n decisions, $f fallbacks, $b below stock)"
+unload_all
+remove_cgroup floor
+
+# kswapd: a system-wide policy and a node short of free memory (a high
+# min_free_kbytes wakes kswapd early). Direct reclaim is held back by the
+# budget of 1; kswapd's passes take stock's budget and aging.
+min_free=$(cat /proc/sys/vm/min_free_kbytes)
+kswapd=$(pgrep -x kswapd0)
+id=$(load "$bpf/test/scripted.bpf.o" --set budget=1 --set aging=AGE_SKIP)
+trace_decisions "common_pid == $kswapd"
+echo 262144 >/proc/sys/vm/min_free_kbytes
+make_cgroup kswapd max max >/dev/null
+# 700 MiB of anon, every page written (random touches leave most alone)
+in_cgroup kswapd dd if=/dev/zero of=/dev/null bs=700M count=1 status=none
+echo "$min_free" >/proc/sys/vm/min_free_kbytes
+trace_off
+read -r n f b < <(floor_tally)
+[ "$n" -gt 0 ] && [ "$f" -gt 0 ] && [ "$b" = 0 ]
+tap_ok $? "kswapd: stock is the floor ($n decisions, $f fallbacks, $b below stock)"
+unload_all
+remove_cgroup kswapd
 
 # 6. Per-cgroup attach: only its subtree, nearest ancestor first.
 make_cgroup sub 128M >/dev/null
