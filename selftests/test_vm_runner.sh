@@ -7,7 +7,8 @@
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/selftests/lib/tap.sh"
-run="$repo/selftests/vm-run.sh --quiet $*"
+# one vCPU each: two of these guests share the host's two cores
+run="$repo/selftests/vm-run.sh --quiet --smp 1 $*"
 # the WARN module built against the kernel under test (MGLRU_BASE, set by
 # run-vm-tests.sh)
 base=$(sed -n 's/.*MGLRU_BASE=\([^ ]*\).*/\1/p' <<<"${VM_APPEND:-}")
@@ -17,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 tap_begin
 
-# Two guests at a time: each is one TCG thread, and the host has two cores.
+# Two guests at a time.
 $run -- true >"$tmp/ok" 2>&1 &
 ok=$!
 $run -- sh -c 'exit 3' >"$tmp/fail" 2>&1 &
