@@ -126,15 +126,20 @@ sleep 2
 kill -0 $daemon && grep -q "mglructl daemon $daemon: config $conf, 2 sections" "$log"
 tap_ok $? "the daemon starts with the config" "$(cat "$log")"
 # Loading a policy (the verifier) takes its own time on this slow guest:
-# the daemon must add less than a second to what one mglructl load takes.
-# Its latency is timed by its own clock (the log's boot-time stamps, from
-# just before the mkdir), and the wait reads only the log, so that the
-# test's polling does not take the daemon's CPU.
+# the daemon must add less than a second to what one mglructl load takes,
+# the slower of one just before and one just after (a host busy with other
+# work slows both alike). Its latency is timed by its own clock (the log's
+# boot-time stamps, from just before the mkdir), and the wait reads only
+# the log, so that the test's polling does not take the daemon's CPU.
 make_cgroup deploy/timing 48M >/dev/null
-start=$(date +%s%N)
-"$ctl" load budget --cgroup deploy/timing >/dev/null
-load_ms=$((($(date +%s%N) - start) / 1000000))
-"$ctl" unload --cgroup deploy/timing >/dev/null
+timed_load() {
+	local start
+	start=$(date +%s%N)
+	"$ctl" load budget --cgroup deploy/timing >/dev/null
+	echo $((($(date +%s%N) - start) / 1000000))
+	"$ctl" unload --cgroup deploy/timing >/dev/null
+}
+load_ms=$(timed_load)
 read -r made _ </proc/uptime
 mkdir $cgroot/deploy/web-new
 for i in $(seq 50); do
@@ -143,8 +148,10 @@ for i in $(seq 50); do
 	[ -n "$ms" ] && break
 	sleep 0.2
 done
+after_ms=$(timed_load)
+[ "$after_ms" -gt "$load_ms" ] && load_ms=$after_ms
 wait_policy deploy/web-new budget 10 && [ -n "$ms" ] && [ $((ms - load_ms)) -lt 1000 ]
-tap_ok $? "a cgroup made later gets its policy within a second of a load (${ms:-no attach in 10 s} ms; one mglructl load: $load_ms ms)" \
+tap_ok $? "a cgroup made later gets its policy within a second of a load (${ms:-no attach in 10 s} ms; the slower of two mglructl loads: $load_ms ms)" \
 	"$(cat "$log")"
 expect_status 1 'another mglructl daemon runs' "a second daemon refuses to start" -- \
 	"$ctl" daemon --config "$conf"
