@@ -64,6 +64,9 @@ workload() {
 #   obeyed    valid answers, policy stays attached
 #   no_aging  skips obeyed: every aging done was stock's, after a refusal
 #             or where stock is the floor (a fallback)
+#   no_wait   a throttle is not taken where reclaim may not wait (the
+#             workload's file reads charge the memcg without __GFP_FS), so
+#             the policy falls back there, or is ejected as a staller
 # A vCPU kept from user space for 10 s is a failure (the soft lockup
 # detector would fire at 20 s); the stock case is the reference.
 cases=(
@@ -72,7 +75,7 @@ cases=(
 	"negative budget|budget=-5|stall"
 	"empty type|type=-1|invalid"
 	"tier out of range|type=FILE tier=8|invalid"
-	"throttle forever|isolate=THROTTLE|stall"
+	"throttle forever|isolate=THROTTLE|no_wait"
 	"isolate nothing|isolate=GO|invalid"
 	"age on every call|aging=AGE_NOW|obeyed"
 	"fold to the head on every call|aging=AGE_FOLD_HEAD|obeyed"
@@ -137,6 +140,9 @@ for i in "${!cases[@]}"; do
 		wait_state "$id" ejected 5 && [ "$(policy_field "$id" exit_kind)" = stall ] ;;
 	obeyed)
 		[ "$(policy_field "$id" refused)" = 0 ] && [ "$state" = attached ] ;;
+	no_wait)
+		{ [ "$state" = attached ] && [ "$(policy_field "$id" fallbacks)" -gt 0 ]; } ||
+			{ wait_state "$id" ejected 5 && [ "$(policy_field "$id" exit_kind)" = stall ]; } ;;
 	no_aging)
 		[ "$state" = attached ] && { [ "$(policy_field "$id" agings)" = 0 ] ||
 			[ "$(policy_field "$id" refused)" -gt 0 ] ||
@@ -145,7 +151,7 @@ for i in "${!cases[@]}"; do
 	ok=$?
 	record=""
 	for f in state exit_kind exit_msg calls_scan_budget calls_choose_type \
-		calls_isolate calls_aging refused clamped stalls throttles agings; do
+		calls_isolate calls_aging refused clamped fallbacks stalls throttles agings; do
 		record+="$f=$(policy_field "$id" $f) "
 	done
 	tap_ok $ok "$name: $expect ($record)"
