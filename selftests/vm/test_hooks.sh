@@ -20,17 +20,28 @@ pressure() {
 	wait
 }
 
+tracing=/sys/kernel/tracing
+# trace_decisions FILTER: trace the decisions the event filter FILTER keeps
+# (0: all of them)
+trace_decisions() {
+	echo 0 >$tracing/tracing_on
+	echo >$tracing/trace
+	echo "$1" >$tracing/events/mglru_ext/mglru_ext_decision/filter
+	echo 1 >$tracing/events/mglru_ext/mglru_ext_decision/enable
+	echo 1 >$tracing/tracing_on
+}
+trace_off() {
+	echo 0 >$tracing/tracing_on
+	echo 0 >$tracing/events/mglru_ext/mglru_ext_decision/enable
+	echo 0 >$tracing/events/mglru_ext/mglru_ext_decision/filter
+}
+
 # 1. Every hook is called, and the tracepoint sees each decision.
 make_cgroup hooks 64M 64M >/dev/null
-tracing=/sys/kernel/tracing
-echo 0 >$tracing/tracing_on
-echo >$tracing/trace
-echo 1 >$tracing/events/mglru_ext/mglru_ext_decision/enable
-echo 1 >$tracing/tracing_on
+trace_decisions 0
 id=$(load "$bpf/test/scripted.bpf.o" --cgroup hooks)
 pressure hooks 4
-echo 0 >$tracing/tracing_on
-echo 0 >$tracing/events/mglru_ext/mglru_ext_decision/enable
+trace_off
 for h in scan_budget choose_type isolate aging; do
 	n=$(policy_field "$id" calls_$h)
 	[ "${n:-0}" -gt 0 ]
@@ -137,18 +148,16 @@ floor_tally() {
 	}
 	END { printf "%d %d %d\n", n, f, b }' "$tracing/trace"
 }
-# trace_decisions FILTER: trace the decisions the event filter FILTER keeps
-trace_decisions() {
-	echo 0 >$tracing/tracing_on
-	echo >$tracing/trace
-	echo "$1" >$tracing/events/mglru_ext/mglru_ext_decision/filter
-	echo 1 >$tracing/events/mglru_ext/mglru_ext_decision/enable
-	echo 1 >$tracing/tracing_on
-}
-trace_off() {
-	echo 0 >$tracing/tracing_on
-	echo 0 >$tracing/events/mglru_ext/mglru_ext_decision/enable
-	echo 0 >$tracing/events/mglru_ext/mglru_ext_decision/filter
+# floor_check WHO CG: stop tracing; the traced decisions must exist, some
+# must have fallen back and none be below stock; then detach and remove CG
+floor_check() {
+	local n f b
+	trace_off
+	read -r n f b < <(floor_tally)
+	[ "$n" -gt 0 ] && [ "$f" -gt 0 ] && [ "$b" = 0 ]
+	tap_ok $? "$1: stock is the floor ($n decisions, $f fallbacks, $b below stock)"
+	unload_all
+	remove_cgroup "$2"
 }
 # Throttling every batch holds each pass back until the charge's reclaim
 # reaches priority 0; there the throttle, the budget of 1, the type and the
@@ -158,12 +167,7 @@ make_cgroup floor 32M 64M >/dev/null
 id=$(load "$bpf/test/scripted.bpf.o" --cgroup floor "${holdback[@]}")
 trace_decisions "priority == 0"
 pressure floor 3
-trace_off
-read -r n f b < <(floor_tally)
-[ "$n" -gt 0 ] && [ "$f" -gt 0 ] && [ "$b" = 0 ]
-tap_ok $? "priority 0: stock is the floor ($n decisions, $f fallbacks, $b below stock)"
-unload_all
-remove_cgroup floor
+floor_check "priority 0" floor
 
 # kswapd: a system-wide policy and a node short of free memory (a high
 # min_free_kbytes wakes kswapd early). Direct reclaim is held back by the
@@ -177,12 +181,7 @@ make_cgroup kswapd max max >/dev/null
 # 700 MiB of anon, every page written (random touches leave most alone)
 in_cgroup kswapd dd if=/dev/zero of=/dev/null bs=700M count=1 status=none
 echo "$min_free" >/proc/sys/vm/min_free_kbytes
-trace_off
-read -r n f b < <(floor_tally)
-[ "$n" -gt 0 ] && [ "$f" -gt 0 ] && [ "$b" = 0 ]
-tap_ok $? "kswapd: stock is the floor ($n decisions, $f fallbacks, $b below stock)"
-unload_all
-remove_cgroup kswapd
+floor_check kswapd kswapd
 
 # 6. Per-cgroup attach: only its subtree, nearest ancestor first.
 make_cgroup sub 128M >/dev/null
