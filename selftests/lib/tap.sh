@@ -11,14 +11,25 @@
 #                                4 (kselftest skip) when everything skipped
 #   tap_totals OUTPUT            "P F" from a suite's last "P passed, F failed"
 #                                line; nothing when it has none
+#
+# A test that took 10 s or more since the previous one is followed by a
+# diagnostic line "# took N s", so a slow suite shows where its time goes.
 
 TAP_N=0
 TAP_PASS=0
 TAP_FAIL=0
 TAP_SKIP=0
+TAP_LAST=$SECONDS
 
 tap_begin() {
 	echo "TAP version 13"
+	TAP_LAST=$SECONDS
+}
+
+tap_took() {
+	local took=$((SECONDS - TAP_LAST))
+	[ $took -lt 10 ] || echo "# took $took s"
+	TAP_LAST=$SECONDS
 }
 
 tap_ok() { # STATUS NAME [DIAG]
@@ -31,6 +42,7 @@ tap_ok() { # STATUS NAME [DIAG]
 		echo "not ok $TAP_N $2"
 		[ -n "${3:-}" ] && echo "$3" | sed 's/^/# /'
 	fi
+	tap_took
 	return 0
 }
 
@@ -38,6 +50,7 @@ tap_skip() { # NAME REASON
 	TAP_N=$((TAP_N + 1))
 	TAP_SKIP=$((TAP_SKIP + 1))
 	echo "ok $TAP_N $1 # SKIP $2"
+	tap_took
 }
 
 expect_status() { # CODE REGEX NAME -- CMD...
