@@ -3,7 +3,7 @@
 #
 # Guest side of `make check`: run every VM selftest in this boot, print
 # their TAP, and write the sum to $MGLRU_RESULTS/totals for the host.
-# Usage: run-all.sh [TEST...]   (default: every test_*.sh here)
+# Usage: run-all.sh [TEST...]   (default: the suites of make check)
 set -u
 dir=$(cd "$(dirname "$0")" && pwd)
 . "$dir/../lib/tap.sh"
