@@ -15,7 +15,8 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 base=${BASE:-7.3}
-src=$repo/build/src/linux-$base
+# SRC: another checkout of that tree (a git worktree of it, say)
+src=${SRC:-$repo/build/src/linux-$base}
 patches=$repo/kernel-patches/$base
 cd "$src"
 export GIT_AUTHOR_NAME="mglru_ext developers" GIT_AUTHOR_EMAIL=mglru-ext@example.org
@@ -40,7 +41,7 @@ done
 header=$(grep '^#' "$patches/series")
 rm -f "$patches"/*.patch
 # patch 0: the cover letter, its subject and text from cover-letter.txt
-git format-patch -q --no-signature --cover-letter -o "$patches" pristine..HEAD
+git -c core.abbrev=12 format-patch -q --no-signature --cover-letter -o "$patches" pristine..HEAD
 python3 - "$patches/cover-letter.txt" "$patches"/0000-cover-letter.patch <<'EOF'
 import sys
 text, letter = sys.argv[1:]
