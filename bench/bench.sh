@@ -51,9 +51,28 @@ commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo "?")
 # a tree with uncommitted changes is not the commit: say so
 dirty=
 [ -z "$(git -C "$repo" status --porcelain --untracked-files=no 2>/dev/null)" ] || dirty=" (tree dirty)"
-where="measured $(date -u +%Y-%m-%d) at $commit$dirty:"
-where+=" bench kernel $(release "$base/bench") (patched), stock kernel $(release "$base/stock") (unpatched);"
-where+=" QEMU $qemu_version TCG, instruction clock (shift ${VM_ICOUNT_SHIFT:-0}), ${VM_SMP:-1} vCPU, 1536 MiB; host $(nproc) cores"
+set_where() { # VCPUS: the line each section of this run starts with
+	where="measured $(date -u +%Y-%m-%d) at $commit$dirty:"
+	where+=" bench kernel $(release "$base/bench") (patched), stock kernel $(release "$base/stock") (unpatched);"
+	where+=" QEMU $qemu_version TCG, instruction clock (shift ${VM_ICOUNT_SHIFT:-0}), $1 vCPU, 1536 MiB; host $(nproc) cores"
+}
+
+# The vCPUs of a workload's guests: 4 where the seed's phenomenon is
+# reclaimers running at once (seed 003's pile-up and build, seed 000's
+# aging beside another CPU's reclaim, and what combines them), 1 where
+# one reclaimer at a time is the shape. VM_SMP given to make bench sets
+# every workload's; the bed bench runs its own counts.
+smp_given=${VM_SMP:-}
+smp_for() { # WORKLOAD
+	if [ -n "$smp_given" ]; then
+		echo "$smp_given"
+		return
+	fi
+	case $1 in
+	pileup | build | mix | oom | combined | db) echo 4 ;;
+	*) echo 1 ;;
+	esac
+}
 
 # section NAME [WHERE]: stdin to stdout, and into NAME's section of the
 # results file, saying where it was measured (default: this run) and
@@ -613,6 +632,10 @@ main() {
 			echo "bench: --report knows overhead, swappiness, thrash, pileup, mix, oom, db, build and combined, not '$w'" >&2
 			exit 2
 		fi
+		export VM_SMP
+		VM_SMP=$(smp_for "$w")
+		set_where "$VM_SMP"
+		[ "$w" != bed ] || set_where "$(echo ${BED_SMP:-1 2 4} | sed 's/ /, /g')"
 		"bench_$w"
 	done
 	echo "bench: results in $results"
