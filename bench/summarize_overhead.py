@@ -289,8 +289,9 @@ def bed(dirs):
 
 def smp(dirs):
     print("| vCPUs | load | runs | virtual ms per run, each run | spread of virtual ms | pages scanned, each run "
-          "| spread of ns per scanned page | wall s per measured virtual s |")
-    print("|---|---|---|---|---|---|---|---|")
+          "| spread of ns per scanned page | paths: runs each | spread of virtual ms in the largest path "
+          "| wall s per measured virtual s |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for d in dirs:
         n = open(os.path.join(d, "smp")).read().strip()
         every = read(sorted(glob.glob(os.path.join(d, "**", "overhead.csv"), recursive=True)))
@@ -304,11 +305,20 @@ def smp(dirs):
             runs = ", ".join(f"{r['ns'] / 1e6:.2f}" for r in x.rows)
             scans = ", ".join(str(r["pgscan"]) for r in x.rows)
             ns = [r["ns"] for r in x.rows]
+            same = {}
+            for r in x.rows:
+                same.setdefault((r["pgscan"], r["pgsteal"]), []).append(r)
+            paths = sorted(same.values(), key=len, reverse=True)
+            largest = paths[0]
+            inner = (f"{Cell.spread([r['ns'] for r in largest]):.3f}% ({len(largest)} runs)"
+                     if len(largest) > 1 else "-")
             print(f"| {n} | {load} | {x.n} | {runs} | {Cell.spread(ns):.3f}% | {scans} "
-                  f"| {Cell.spread(x.per_scan):.3f}% | {ratio} |")
+                  f"| {Cell.spread(x.per_scan):.3f}% | {', '.join(str(len(m)) for m in paths)} "
+                  f"| {inner} | {ratio} |")
     print()
-    print("Wall s per measured virtual s: the guest's whole wall time (boot, warm-up, every load) over")
-    print("the virtual time of its recorded runs.")
+    print("A path: the runs that scanned and reclaimed exactly the same number of pages (the same")
+    print("reclaim decisions). Wall s per measured virtual s: the guest's whole wall time (boot,")
+    print("warm-up, every load) over the virtual time of its recorded runs.")
 
 
 def main():
