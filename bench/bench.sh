@@ -628,8 +628,8 @@ main() {
 	local w
 	for w in "${workloads[@]}"; do
 		if [ $report_only = 1 ] &&
-			! [[ " overhead swappiness thrash pileup mix oom db build combined " == *" $w "* ]]; then
-			echo "bench: --report knows overhead, swappiness, thrash, pileup, mix, oom, db, build and combined, not '$w'" >&2
+			! [[ " overhead bed swappiness thrash pileup mix oom db build combined " == *" $w "* ]]; then
+			echo "bench: --report knows overhead, bed, swappiness, thrash, pileup, mix, oom, db, build and combined, not '$w'" >&2
 			exit 2
 		fi
 		export VM_SMP
