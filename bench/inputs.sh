@@ -46,8 +46,10 @@ overhead | hooks | bed) files="$(ls bpf-policies/*.bpf.* selftests/policies/stoc
 iteration) files="$(pol thrash_aging) $(ls loader/*.c loader/*.h)" ;;
 *) echo "inputs.sh: no section '$name'" >&2; exit 2 ;;
 esac
-# every section: the kernel it ran on and the bed
-files="$files $(ls kernel-patches/$base/*) kernel-config/mglru_ext.config
+# every section: the kernel it ran on (the series as applied: the cover
+# letter is not part of the kernel) and the bed
+files="$files $(ls kernel-patches/$base/* | grep -v -e /0000-cover-letter.patch -e /cover-letter.txt)
+	kernel-config/mglru_ext.config
 	kernel-config/linux-$base.config kernel-config/bench.config
 	include/mglru_ext_policy.h bpf-policies/policy.bpf.h selftests/vm-run.sh
 	selftests/vm-init.sh selftests/lib/bed.sh selftests/lib/arms.sh bench/results.py"
