@@ -64,13 +64,9 @@ set_where() { # VCPUS: the line each section of this run starts with
 # every workload's; the bed bench runs its own counts.
 smp_given=${VM_SMP:-}
 smp_for() { # WORKLOAD
-	if [ -n "$smp_given" ]; then
-		echo "$smp_given"
-		return
-	fi
 	case $1 in
-	pileup | build | mix | oom | combined | db) echo 4 ;;
-	*) echo 1 ;;
+	pileup | build | mix | oom | combined | db) echo "${smp_given:-4}" ;;
+	*) echo "${smp_given:-1}" ;;
 	esac
 }
 
@@ -634,8 +630,11 @@ main() {
 		fi
 		export VM_SMP
 		VM_SMP=$(smp_for "$w")
-		set_where "$VM_SMP"
-		[ "$w" != bed ] || set_where "$(echo ${BED_SMP:-1 2 4} | sed 's/ /, /g')"
+		if [ "$w" = bed ]; then
+			set_where "$(echo ${BED_SMP:-1 2 4} | sed 's/ /, /g')"
+		else
+			set_where "$VM_SMP"
+		fi
 		"bench_$w"
 	done
 	echo "bench: results in $results"

@@ -123,8 +123,8 @@ def cost(rows):
             x = c.get((arm, load))
             if not x or not n:
                 continue
-            base = {r["rep"]: (r["pgscan"], r["pgsteal"]) for r in n.rows}
-            same = sum(base.get(r["rep"]) == (r["pgscan"], r["pgsteal"]) for r in x.rows)
+            base = {r["rep"]: decisions(r) for r in n.rows}
+            same = sum(base.get(r["rep"]) == decisions(r) for r in x.rows)
             print(f"- {load}: {arm} scanned and reclaimed exactly what no policy did in {same} "
                   f"of {x.n} repetitions")
     for load in loads:
@@ -158,6 +158,11 @@ def cost(rows):
                     f"{len(m)} runs at ~{statistics.median(r['pgscan'] for r in m):.0f} pages, "
                     f"{statistics.median(r['ns'] for r in m) / 1e6:.2f} ms" for m in found)
             print(line)
+
+
+def decisions(r):
+    """What a run decided: the pages it scanned and reclaimed."""
+    return (r["pgscan"], r["pgsteal"])
 
 
 def same_mode(a_rows, b_rows):
@@ -289,7 +294,7 @@ def bed(dirs):
 
 def smp(dirs):
     print("| vCPUs | load | runs | virtual ms per run, each run | spread of virtual ms | pages scanned, each run "
-          "| spread of ns per scanned page | paths: runs each | spread of virtual ms in the largest path "
+          "| spread of ns per scanned page | same decisions: runs each | spread of virtual ms in the largest group "
           "| wall s per measured virtual s |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for d in dirs:
@@ -307,18 +312,18 @@ def smp(dirs):
             ns = [r["ns"] for r in x.rows]
             same = {}
             for r in x.rows:
-                same.setdefault((r["pgscan"], r["pgsteal"]), []).append(r)
-            paths = sorted(same.values(), key=len, reverse=True)
-            largest = paths[0]
+                same.setdefault(decisions(r), []).append(r)
+            groups = sorted(same.values(), key=len, reverse=True)
+            largest = groups[0]
             inner = (f"{Cell.spread([r['ns'] for r in largest]):.3f}% ({len(largest)} runs)"
                      if len(largest) > 1 else "-")
             print(f"| {n} | {load} | {x.n} | {runs} | {Cell.spread(ns):.3f}% | {scans} "
-                  f"| {Cell.spread(x.per_scan):.3f}% | {', '.join(str(len(m)) for m in paths)} "
+                  f"| {Cell.spread(x.per_scan):.3f}% | {', '.join(str(len(g)) for g in groups)} "
                   f"| {inner} | {ratio} |")
     print()
-    print("A path: the runs that scanned and reclaimed exactly the same number of pages (the same")
-    print("reclaim decisions). Wall s per measured virtual s: the guest's whole wall time (boot,")
-    print("warm-up, every load) over the virtual time of its recorded runs.")
+    print("Same decisions: the runs that scanned and reclaimed exactly the same numbers of pages.")
+    print("Wall s per measured virtual s: the guest's whole wall time (boot, warm-up, every load) over")
+    print("the virtual time of its recorded runs.")
 
 
 def main():
