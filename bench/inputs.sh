@@ -5,8 +5,10 @@
 # line: the policies it loads, its workload and summarizer, the C loads
 # those run, the kernel series and configs of the base it ran on, and the
 # bed's own scripts. inputs.sh --hash NAME prints one hash of their
-# contents, with the text of bench.sh's bench_NAME() function, so that an
-# edit of one workload's function does not make every section stale.
+# contents (of the kernel series, of what it builds: see below), with the
+# text of bench.sh's bench_NAME() function, so that an edit of one
+# workload's function does not make every section stale. Exit status 3:
+# the kernel tree is not applied, and the hash cannot be taken.
 #
 # BASE (default 7.3) picks the kernel series.
 set -euo pipefail
@@ -48,7 +50,8 @@ iteration) files="$(pol thrash_aging) $(ls loader/*.c loader/*.h)" ;;
 esac
 # every section: the kernel it ran on (the series as applied: the cover
 # letter is not part of the kernel) and the bed
-files="$files $(ls kernel-patches/$base/* | grep -v -e /0000-cover-letter.patch -e /cover-letter.txt)
+series=$(ls kernel-patches/$base/* | grep -v -e /0000-cover-letter.patch -e /cover-letter.txt)
+files="$files $series
 	kernel-config/mglru_ext.config
 	kernel-config/linux-$base.config kernel-config/bench.config
 	include/mglru_ext_policy.h bpf-policies/policy.bpf.h selftests/vm-run.sh
@@ -59,7 +62,19 @@ if [ $hash = 0 ]; then
 	echo "$files"
 	exit 0
 fi
+# The kernel is hashed as what the series builds, not as the patch files:
+# the net change of the applied tree (build-kernel.sh) from the pristine
+# source, so that a series cut into other patches with the same result
+# leaves the sections it measured fresh. That needs the tree applied with
+# the series as it is now.
+src=build/src/linux-$base
+id=$(cd "kernel-patches/$base" && cat series $(grep -v '^#' series) | sha256sum | cut -c1-16)
+if [ "$(cat "$src/.mglru-series" 2>/dev/null)" != "$id" ]; then
+	echo "inputs.sh: $src does not hold kernel-patches/$base as it is now: run 'make BASE=$base kernel'" >&2
+	exit 3
+fi
 {
-	cat $files
+	cat $(grep -v -x -F "$series" <<<"$files")
+	git -C "$src" diff --no-ext-diff --no-color pristine HEAD
 	sed -n "/^bench_$name() {/,/^}/p" bench/bench.sh
 } | sha256sum | cut -c1-16

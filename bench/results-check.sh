@@ -4,7 +4,9 @@
 # results-check.sh [--mark]: list every section of docs/results.md whose
 # inputs (bench/inputs.sh) changed since it was measured, and what changed.
 # A section measured before sections recorded their inputs is listed as
-# unrecorded. Prints; exits 0 either way (make check-host runs it).
+# unrecorded, and one whose kernel tree is not applied here (so that what
+# the series builds cannot be hashed) as unknown, and left unmarked.
+# Prints; exits 0 either way (make check-host runs it).
 #
 # --mark also writes the verdict at the top of each section of the file:
 # a stale section gets a line saying so, a fresh one loses it.
@@ -16,6 +18,7 @@ mark=0
 
 stale=0
 fresh=0
+unknown=0
 verdicts=$(mktemp)
 trap 'rm -f "$verdicts"' EXIT
 for name in $(sed -n 's/^<!-- bench:\([a-z_]*\) -->$/\1/p' "$results"); do
@@ -28,6 +31,11 @@ for name in $(sed -n 's/^<!-- bench:\([a-z_]*\) -->$/\1/p' "$results"); do
 		hash=$(sed -n 's/.*hash=\([^ ]*\).*/\1/p' <<<"$rec")
 		commit=$(sed -n 's/.*commit=\([^ -]*\).*/\1/p' <<<"$rec")
 		now=$(BASE=$base "$repo/bench/inputs.sh" --hash "$name" 2>/dev/null)
+		if [ $? = 3 ]; then
+			echo "unknown: $name (the $base kernel tree is not applied: make BASE=$base kernel)"
+			unknown=$((unknown + 1))
+			continue
+		fi
 		if [ "$now" = "$hash" ]; then
 			echo "fresh: $name (measured at $commit)"
 			fresh=$((fresh + 1))
@@ -42,7 +50,7 @@ for name in $(sed -n 's/^<!-- bench:\([a-z_]*\) -->$/\1/p' "$results"); do
 	stale=$((stale + 1))
 	printf '%s\t%s\n' "$name" "$why" >>"$verdicts"
 done
-echo "results-check: $fresh fresh, $stale stale"
+echo "results-check: $fresh fresh, $stale stale$([ $unknown = 0 ] || echo ", $unknown unknown")"
 
 [ $mark = 1 ] || exit 0
 python3 - "$results" "$verdicts" <<'EOF'
