@@ -21,11 +21,28 @@ fresh=0
 unknown=0
 verdicts=$(mktemp)
 trap 'rm -f "$verdicts"' EXIT
+
+# What of section NAME's inputs on BASE changed since COMMIT, in short: a
+# base's kernel series as one item, the rest as paths.
+changed_since() { # COMMIT BASE NAME
+	(cd "$repo" && git diff --name-only "$1" -- \
+		$(BASE=$2 bench/inputs.sh "$3") bench/bench.sh 2>/dev/null) |
+		sed "s|^kernel-patches/$2/.*|the $2 kernel series|" | sort -u | tr '\n' ' ' |
+		sed 's/ $//'
+}
+
 for name in $(sed -n 's/^<!-- bench:\([a-z_]*\) -->$/\1/p' "$results"); do
 	rec=$(sed -n "/^<!-- bench:$name -->\$/,/^<!-- \/bench:$name -->\$/p" "$results" |
 		sed -n 's/^<!-- inputs \(.*\) -->$/\1/p')
 	if [ -z "$rec" ]; then
-		why="measured before sections recorded their inputs"
+		# the commit and the kernel from the section's where line
+		where=$(sed -n "/^<!-- bench:$name -->\$/,/^<!-- \/bench:$name -->\$/p" "$results" |
+			sed -n 's/^_measured [0-9-]* at \([0-9a-f]*\).*/\1 &/p' | head -1)
+		commit=${where%% *}
+		base=7.3
+		grep -q "kernel 6\.12" <<<"$where" && base=6.12
+		changed=$(changed_since "$commit" "$base" "$name")
+		why="measured before sections recorded their inputs, at ${commit:-?} on $base; changed since: ${changed:-nothing that inputs.sh lists}"
 	else
 		base=$(sed -n 's/.*base=\([^ ]*\).*/\1/p' <<<"$rec")
 		hash=$(sed -n 's/.*hash=\([^ ]*\).*/\1/p' <<<"$rec")
@@ -42,8 +59,7 @@ for name in $(sed -n 's/^<!-- bench:\([a-z_]*\) -->$/\1/p' "$results"); do
 			echo "$name" >>"$verdicts"
 			continue
 		fi
-		changed=$(cd "$repo" && git diff --name-only "$commit" -- \
-			$(BASE=$base bench/inputs.sh "$name") bench/bench.sh 2>/dev/null | tr '\n' ' ')
+		changed=$(changed_since "$commit" "$base" "$name")
 		why="inputs changed since $commit: ${changed:-bench_$name() in bench.sh, or uncommitted edits}"
 	fi
 	echo "stale: $name ($why)"
