@@ -71,17 +71,22 @@ smp_for() { # WORKLOAD
 }
 
 # section NAME [WHERE]: stdin to stdout, and into NAME's section of the
-# results file, saying where it was measured (default: this run) and
-# recording its inputs for make results-check (bench/inputs.sh)
+# results file, saying where it was measured (default: this run) and how
+# many minutes of wall time the workload took, and recording its inputs
+# for make results-check (bench/inputs.sh)
 inputs_of() { # NAME
 	echo "base=$base hash=$(BASE=$base "$repo/bench/inputs.sh" --hash "$1") commit=$commit${dirty:+-dirty}"
 }
 section() {
-	local text
+	local text wall=$out/$1/workload_wall
 	text=$(cat)
 	echo "$text"
+	# what the workload took, from its start in main(); a report of an
+	# earlier run says that run's
+	[ $report_only = 1 ] || { mkdir -p "$out/$1" && echo $((SECONDS - workload_start)) >"$wall"; }
 	# a report of an earlier run records that run's inputs
-	echo "$text" | python3 "$repo/bench/results.py" "$results" "$1" "${2:-$where}" \
+	echo "$text" | python3 "$repo/bench/results.py" "$results" "$1" \
+		"${2:-$where}$([ -r "$wall" ] && echo "; $((($(cat "$wall") + 30) / 60)) min wall")" \
 		"$(cat "$out/$1/inputs" 2>/dev/null || inputs_of "$1")"
 }
 
@@ -635,6 +640,7 @@ main() {
 		else
 			set_where "$VM_SMP"
 		fi
+		workload_start=$SECONDS
 		"bench_$w"
 	done
 	echo "bench: results in $results"
