@@ -17,7 +17,9 @@ objs="mm/mglru_ext.o mm/vmscan.o mm/memcontrol.o"
 if [ ! -d "$wt" ]; then
 	git -C "$src" worktree add -q --detach "$wt" HEAD
 fi
-commits=$(git -C "$src" rev-list --reverse pristine..HEAD)
+# SERIES_REF: another ref of that tree (a branch being cut in a worktree
+# of it, say) instead of the series applied by make kernel
+commits=$(git -C "$src" rev-list --reverse "pristine..${SERIES_REF:-HEAD}")
 status=0
 for onoff in y n; do
 	obj=$repo/build/kernel/$base/series-check-$onoff
