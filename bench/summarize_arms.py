@@ -10,10 +10,13 @@ SPEC is COLUMN:TITLE[:BETTER[:DIGITS]], BETTER "+" when more is better,
 "-" when less is, empty for neither; a COLUMN ending in _us is printed in
 ms. --compare A/B prints the ratio of A's median to B's for every column
 with a BETTER, and a verdict only when the two arms' runs do not overlap.
-Prints Markdown: a table of medians with their ranges, then the ratios.
+Prints Markdown: a table of medians with their ranges, the ratios, then
+every run: a row per arm and run, the run named by its CSV's directory
+(relative to the runs' common directory).
 """
 import argparse
 import csv
+import os
 import statistics
 
 from median_range import median_range
@@ -60,10 +63,14 @@ def main():
     ap.add_argument("csv", nargs="+")
     args = ap.parse_args()
     arms = {}
+    runs = []
+    top = os.path.commonpath([os.path.dirname(os.path.abspath(p)) for p in args.csv])
     for path in args.csv:
+        run = os.path.relpath(os.path.dirname(os.path.abspath(path)), top)
         with open(path) as f:
             for row in csv.DictReader(f):
                 arms.setdefault(row["arm"], []).append(row)
+                runs.append((row["arm"], run, row))
     cols = args.column
     print("| arm | runs | runs with an OOM kill | " + " | ".join(c[1] for c in cols) + " |")
     print("|---|---|---|" + "---|" * len(cols))
@@ -85,6 +92,15 @@ def main():
                 ratio = statistics.median(a) / statistics.median(b)
                 print(f"{a_name} / {b_name}, {title} (medians): {ratio:.2f}, "
                       f"{verdict(better, a, b, a_name, b_name)}  ")
+    print()
+    print("Every run:")
+    print()
+    print("| arm | run | OOM kill | " + " | ".join(c[1] for c in cols) + " |")
+    print("|---|---|---|" + "---|" * len(cols))
+    for arm, run, row in sorted(runs, key=lambda r: (list(arms).index(r[0]), r[1])):
+        killed = "yes" if int(row.get("oom_kill") or 0) > 0 else "no"
+        cells = [f"{value(row, c):.{d}f}" for c, _, _, d in cols]
+        print(f"| {arm} | {run} | {killed} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
