@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The swappiness sweep's tables: per file order, the anon share of
 reclaimed pages per arm and swappiness (median and range of the
-repetitions), against swappiness/200, and how each type refaulted.
+repetitions), against swappiness/200, how each type refaulted, then every
+run.
 
 Usage: summarize_swappiness.py CSV...   (swappiness_sweep.sh's output)
 """
@@ -72,6 +73,16 @@ def main():
             print(f"- {arm}: {'rises' if rising else 'does not rise'} with swappiness; "
                   f"furthest from swappiness/200 by {off:.2f}; "
                   f"{'below' if below else 'not below'} swappiness/200 at every value")
+        print()
+        print(f"Every run ({order}):")
+        print()
+        print("| arm | swappiness | run | anon share | pgscan | pgsteal anon | pgsteal file | "
+              "refault anon | refault file | virtual s |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
+        for r in sorted(sub, key=lambda r: (arms.index(r["arm"]), int(r["swappiness"]), int(r["rep"]))):
+            print(f"| {r['arm']} | {r['swappiness']} | {r['rep']} | {r['anon_share']} | {r['pgscan']} | "
+                  f"{r['pgsteal_anon']} | {r['pgsteal_file']} | {r['refault_anon']} | "
+                  f"{r['refault_file']} | {int(r['ns']) / 1e9:.3f} |")
         print()
 
 
