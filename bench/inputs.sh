@@ -68,8 +68,7 @@ fi
 # leaves the sections it measured fresh. That needs the tree applied with
 # the series as it is now.
 src=build/src/linux-$base
-id=$(cd "kernel-patches/$base" && cat series $(grep -v '^#' series) | sha256sum | cut -c1-16)
-if [ "$(cat "$src/.mglru-series" 2>/dev/null)" != "$id" ]; then
+if [ "$(cat "$src/.mglru-series" 2>/dev/null)" != "$(scripts/series-id.sh "$base")" ]; then
 	echo "inputs.sh: $src does not hold kernel-patches/$base as it is now: run 'make BASE=$base kernel'" >&2
 	exit 3
 fi

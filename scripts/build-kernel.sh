@@ -80,7 +80,7 @@ patched | debug | bench | source)
 		git_tree commit -q -m "linux-source-$base $version as shipped by Debian"
 		git_tree tag pristine
 	fi
-	series_id=$(cd "$patches" && cat series $(grep -v '^#' series) | sha256sum | cut -c1-16)
+	series_id=$("$repo/scripts/series-id.sh" "$base")
 	if [ "$(cat "$src/.mglru-series" 2>/dev/null)" != "$series_id" ]; then
 		say "applying kernel-patches/$base/series on a clean tree"
 		old_head=$(git_tree rev-parse HEAD)

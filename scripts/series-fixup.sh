@@ -54,5 +54,5 @@ EOF
 (echo "$header"
  cd "$patches" && ls *.patch | grep -v '^0000-') >"$patches/series"
 # the tree is the series: build-kernel.sh need not apply it again
-(cd "$patches" && cat series $(grep -v '^#' series) | sha256sum | cut -c1-16) >.mglru-series
+"$repo/scripts/series-id.sh" "$base" >.mglru-series
 git rev-parse HEAD
