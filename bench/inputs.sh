@@ -51,15 +51,15 @@ esac
 # every section: the kernel it ran on (the series as applied: the cover
 # letter is not part of the kernel) and the bed
 series=$(ls kernel-patches/$base/* | grep -v -e /0000-cover-letter.patch -e /cover-letter.txt)
-files="$files $series
-	kernel-config/mglru_ext.config
+files="$files kernel-config/mglru_ext.config
 	kernel-config/linux-$base.config kernel-config/bench.config
 	include/mglru_ext_policy.h bpf-policies/policy.bpf.h selftests/vm-run.sh
 	selftests/vm-init.sh selftests/lib/bed.sh selftests/lib/arms.sh bench/results.py"
 files=$(tr -s ' \t' '\n\n' <<<"$files" | sed '/^$/d' | sort -u)
 
 if [ $hash = 0 ]; then
-	echo "$files"
+	sort -u <<<"$files
+$series"
 	exit 0
 fi
 # The kernel is hashed as what the series builds, not as the patch files:
@@ -73,7 +73,7 @@ if [ "$(cat "$src/.mglru-series" 2>/dev/null)" != "$(scripts/series-id.sh "$base
 	exit 3
 fi
 {
-	cat $(grep -v -x -F "$series" <<<"$files")
+	cat $files
 	git -C "$src" diff --no-ext-diff --no-color pristine HEAD
 	sed -n "/^bench_$name() {/,/^}/p" bench/bench.sh
 } | sha256sum | cut -c1-16
