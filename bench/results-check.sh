@@ -32,12 +32,11 @@ changed_since() { # COMMIT BASE NAME
 }
 
 for name in $(sed -n 's/^<!-- bench:\([a-z_]*\) -->$/\1/p' "$results"); do
-	rec=$(sed -n "/^<!-- bench:$name -->\$/,/^<!-- \/bench:$name -->\$/p" "$results" |
-		sed -n 's/^<!-- inputs \(.*\) -->$/\1/p')
+	section=$(sed -n "/^<!-- bench:$name -->\$/,/^<!-- \/bench:$name -->\$/p" "$results")
+	rec=$(sed -n 's/^<!-- inputs \(.*\) -->$/\1/p' <<<"$section")
 	if [ -z "$rec" ]; then
 		# the commit and the kernel from the section's where line
-		where=$(sed -n "/^<!-- bench:$name -->\$/,/^<!-- \/bench:$name -->\$/p" "$results" |
-			sed -n 's/^_measured [0-9-]* at \([0-9a-f]*\).*/\1 &/p' | head -1)
+		where=$(sed -n 's/^_measured [0-9-]* at \([0-9a-f]*\).*/\1 &/p' <<<"$section" | head -1)
 		commit=${where%% *}
 		base=7.3
 		grep -q "kernel 6\.12" <<<"$where" && base=6.12
