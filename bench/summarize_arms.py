@@ -37,6 +37,10 @@ def value(row, col):
     return v / 1000 if col.endswith("_us") else v
 
 
+def killed(row):
+    return int(row.get("oom_kill") or 0) > 0
+
+
 # Fewer runs than this per arm can put two ranges apart by chance.
 MIN_RUNS = 5
 
@@ -75,9 +79,8 @@ def main():
     print("| arm | runs | runs with an OOM kill | " + " | ".join(c[1] for c in cols) + " |")
     print("|---|---|---|" + "---|" * len(cols))
     for arm, rows in arms.items():
-        killed = sum(1 for r in rows if int(r.get("oom_kill") or 0) > 0)
         cells = [median_range([value(r, c) for r in rows], digits=d) for c, _, _, d in cols]
-        print(f"| {arm} | {len(rows)} | {killed} | " + " | ".join(cells) + " |")
+        print(f"| {arm} | {len(rows)} | {sum(map(killed, rows))} | " + " | ".join(cells) + " |")
     for pair in args.compare:
         a_name, b_name = pair.split("/")
         if a_name not in arms or b_name not in arms:
@@ -98,9 +101,8 @@ def main():
     print("| arm | run | OOM kill | " + " | ".join(c[1] for c in cols) + " |")
     print("|---|---|---|" + "---|" * len(cols))
     for arm, run, row in sorted(runs, key=lambda r: (list(arms).index(r[0]), r[1])):
-        killed = "yes" if int(row.get("oom_kill") or 0) > 0 else "no"
         cells = [f"{value(row, c):.{d}f}" for c, _, _, d in cols]
-        print(f"| {arm} | {run} | {killed} | " + " | ".join(cells) + " |")
+        print(f"| {arm} | {run} | {'yes' if killed(row) else 'no'} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
