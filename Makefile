@@ -283,7 +283,7 @@ demo:
 
 # Not part of check: long, and it prints figures rather than verdicts.
 bench: deps-bench $(KSTAMP_BENCH) $(KSTAMP_STOCK) policies loader workloads
-	@bench/bench.sh $(BENCH)
+	@BASE=$(BASE) bench/bench.sh $(BENCH)
 
 # mglructl, the shipped policies (where an installed mglructl looks for
 # them), the SDK for writing policies out of tree (headers with libbpf's

@@ -31,8 +31,10 @@ changed_since() { # COMMIT BASE NAME
 		sed 's/ $//'
 }
 
-for name in $(sed -n 's/^<!-- bench:\([a-z_]*\) -->$/\1/p' "$results"); do
+# a section is NAME on the primary base, NAME-BASE on another (bench.sh)
+for name in $(sed -n 's/^<!-- bench:\([a-z_]*\(-[0-9.]*\)\?\) -->$/\1/p' "$results"); do
 	section=$(sed -n "/^<!-- bench:$name -->\$/,/^<!-- \/bench:$name -->\$/p" "$results")
+	workload=${name%%-*}
 	rec=$(sed -n 's/^<!-- inputs \(.*\) -->$/\1/p' <<<"$section")
 	if [ -z "$rec" ]; then
 		# the commit and the kernel from the section's where line
@@ -40,13 +42,13 @@ for name in $(sed -n 's/^<!-- bench:\([a-z_]*\) -->$/\1/p' "$results"); do
 		commit=${where%% *}
 		base=7.3
 		grep -q "kernel 6\.12" <<<"$where" && base=6.12
-		changed=$(changed_since "$commit" "$base" "$name")
+		changed=$(changed_since "$commit" "$base" "$workload")
 		why="measured before sections recorded their inputs, at ${commit:-?} on $base; changed since: ${changed:-nothing that inputs.sh lists}"
 	else
 		base=$(sed -n 's/.*base=\([^ ]*\).*/\1/p' <<<"$rec")
 		hash=$(sed -n 's/.*hash=\([^ ]*\).*/\1/p' <<<"$rec")
 		commit=$(sed -n 's/.*commit=\([^ -]*\).*/\1/p' <<<"$rec")
-		now=$(BASE=$base "$repo/bench/inputs.sh" --hash "$name" 2>/dev/null)
+		now=$(BASE=$base "$repo/bench/inputs.sh" --hash "$workload" 2>/dev/null)
 		if [ $? = 3 ]; then
 			echo "unknown: $name (the $base kernel tree is not applied: make BASE=$base kernel)"
 			unknown=$((unknown + 1))
@@ -58,12 +60,12 @@ for name in $(sed -n 's/^<!-- bench:\([a-z_]*\) -->$/\1/p' "$results"); do
 			echo "$name" >>"$verdicts"
 			continue
 		fi
-		changed=$(changed_since "$commit" "$base" "$name")
-		why="inputs changed since $commit: ${changed:-bench_$name() in bench.sh, or uncommitted edits}"
+		changed=$(changed_since "$commit" "$base" "$workload")
+		why="inputs changed since $commit: ${changed:-bench_$workload() in bench.sh, or uncommitted edits}"
 	fi
 	echo "stale: $name ($why)"
 	stale=$((stale + 1))
-	printf '%s\t%s\n' "$name" "$why" >>"$verdicts"
+	printf '%s\t%s\t%s\n' "$name" "$base" "$why" >>"$verdicts"
 done
 echo "results-check: $fresh fresh, $stale stale$([ $unknown = 0 ] || echo ", $unknown unknown")"
 
@@ -73,14 +75,16 @@ import re, sys
 path, verdicts = sys.argv[1:]
 text = open(path).read()
 for line in open(verdicts):
-    name, _, why = line.rstrip("\n").partition("\t")
+    name, base, why = (line.rstrip("\n").split("\t") + ["", ""])[:3]
     begin = f"<!-- bench:{name} -->\n"
     i = text.index(begin) + len(begin)
     rest = text[i:]
     # the where line, after the inputs record if there is one
     m = re.match(r"(<!-- inputs .* -->\n)?(_[^\n]*_\n)(\*\*Stale\*\*[^\n]*\n)?", rest)
     head = (m.group(1) or "") + m.group(2)
-    banner = f"**Stale**: {why}; re-measure with `make bench BENCH={name}`.\n" if why else ""
+    workload, _, suffix = name.partition("-")
+    cmd = f"BASE={base} make bench BENCH={workload}" if suffix else f"make bench BENCH={workload}"
+    banner = f"**Stale**: {why}; re-measure with `{cmd}`.\n" if why else ""
     text = text[:i] + head + banner + rest[m.end():]
 open(path, "w").write(text)
 EOF

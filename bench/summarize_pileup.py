@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Summarize isolation_pileup runs: every run, then each arm over its runs.
+"""Summarize isolation_pileup runs: each arm over its runs per shape, each
+policy against stock, then every run.
 
 Usage: summarize_pileup.py PILEUP_CSV...
 Each CSV is one run of isolation_pileup.sh (arm,threads,touches,oom_kill,
-oom,throttles,pgscan,pgsteal); runs of the same arm and thread count are
-its repetitions. Prints Markdown tables.
+oom,throttles,pgscan,pgsteal,memcg_mb); runs of the same arm, thread count
+and memcg size are its repetitions. Prints Markdown tables.
 """
 import csv
 import statistics
@@ -14,30 +15,66 @@ import sys
 from median_range import median_range
 
 
+def shape_of(r):
+    return int(r["threads"]), int(r.get("memcg_mb") or 0)
+
+
+def mib(mb):
+    return f"{mb} MiB" if mb else "?"
+
+
+def touches(runs):
+    return [int(r["touches"]) for r in runs]
+
+
+def verdict(policy, stock, name):
+    """how the policy's runs stand against stock's: every run, or not"""
+    if min(policy) > max(stock):
+        return f"{name} above stock in every run"
+    if max(policy) < min(stock):
+        return f"{name} below stock in every run"
+    return "within the runs' spread"
+
+
 def main():
     rows = [r for path in sys.argv[1:] for r in csv.DictReader(open(path))]
     groups = {}
     for r in rows:
-        groups.setdefault((int(r["threads"]), r["arm"]), []).append(r)
-    print("| threads | arm | runs | runs with an OOM kill | touches (median, range) | "
+        groups.setdefault(shape_of(r) + (r["arm"],), []).append(r)
+    order = sorted(groups, key=lambda g: (-g[0], g[1], g[2]))
+    print("| threads | memcg | arm | runs | runs with an OOM kill | touches (median, range) | "
           "throttles | pgscan | pgsteal |")
-    print("|---|---|---|---|---|---|---|---|")
-    for (threads, arm), runs in sorted(groups.items(), key=lambda g: (-g[0][0], g[0][1])):
+    print("|---|---|---|---|---|---|---|---|---|")
+    for threads, mb, arm in order:
+        runs = groups[threads, mb, arm]
+
         def col(name):
             return [int(r[name]) for r in runs]
         killed = sum(1 for r in runs if int(r["oom_kill"]) > 0)
-        print(f"| {threads} | {arm} | {len(runs)} | {killed} | {median_range(col('touches'))} | "
-              f"{median_range(col('throttles'))} | {median_range(col('pgscan'))} | {median_range(col('pgsteal'))} |")
-    for threads in sorted({t for t, _ in groups}, reverse=True):
-        stock = groups.get((threads, "stock"))
-        policy = groups.get((threads, "isolation_throttle"))
-        if stock and policy:
-            s = statistics.median(int(r["touches"]) for r in stock)
-            p = statistics.median(int(r["touches"]) for r in policy)
-            if s:
-                print(f"\n{threads} threads, isolation_throttle / stock touches (medians): {p / s:.2f}",
-                      end="")
+        print(f"| {threads} | {mib(mb)} | {arm} | {len(runs)} | {killed} | "
+              f"{median_range(col('touches'))} | {median_range(col('throttles'))} | "
+              f"{median_range(col('pgscan'))} | {median_range(col('pgsteal'))} |")
     print()
+    for threads, mb in sorted({g[:2] for g in groups}, key=lambda s: (-s[0], s[1])):
+        stock = groups.get((threads, mb, "stock"))
+        if not stock:
+            continue
+        for arm in sorted(a for t, m, a in groups if (t, m) == (threads, mb) and a != "stock"):
+            s, p = touches(stock), touches(groups[threads, mb, arm])
+            if statistics.median(s):
+                ratio = statistics.median(p) / statistics.median(s)
+                print(f"{threads} threads in {mib(mb)}, {arm} / stock touches (medians): "
+                      f"{ratio:.2f}, {verdict(p, s, arm)}  ")
+    print()
+    print("Every run (a run is one pass over the arms, in the order listed; an OOM-killed "
+          "run reports no touches):")
+    print()
+    print("| threads | memcg | arm | run | OOM kills | touches | throttles | pgscan | pgsteal |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for threads, mb, arm in order:
+        for i, r in enumerate(groups[threads, mb, arm], 1):
+            print(f"| {threads} | {mib(mb)} | {arm} | {i} | {r['oom_kill']} | {r['touches']} | "
+                  f"{r['throttles']} | {r['pgscan']} | {r['pgsteal']} |")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The swappiness sweep's tables: per file order, the anon share of
 reclaimed pages per arm and swappiness (median and range of the
-repetitions), against swappiness/200, how each type refaulted, then every
-run.
+repetitions), against swappiness/200, the pages swapped out and in (the
+report's measure), how each type refaulted, then every run.
 
 Usage: summarize_swappiness.py CSV...   (swappiness_sweep.sh's output)
 """
@@ -44,6 +44,21 @@ def main():
             print(f"| {arm} | " + " | ".join(cells) + " |")
         print("| swappiness/200 | " + " | ".join(f"{v / 200:.2f}" for v in values) + " |")
         print()
+        for counter in ("pswpout", "pswpin"):
+            print(f"{counter} (pages), median [range] of {reps} runs:")
+            print()
+            print("| arm | " + " | ".join(f"swappiness {v}" for v in values) + " | largest / smallest median |")
+            print("|---|" + "---|" * (len(values) + 1))
+            for arm in arms:
+                cells, meds = [], []
+                for v in values:
+                    c = [int(r[counter]) for r in sub if r["arm"] == arm and int(r["swappiness"]) == v]
+                    cells.append(fmt(c, 0) if c else "-")
+                    if c:
+                        meds.append(statistics.median(c))
+                ratio = f"{max(meds) / min(meds):.2f}" if meds and min(meds) > 0 else "-"
+                print(f"| {arm} | " + " | ".join(cells) + f" | {ratio} |")
+            print()
         print("| arm | refault_anon / refault_file, median | virtual s per run, median | largest spread of one swappiness's runs |")
         print("|---|---|---|---|")
         for arm in arms:
@@ -70,19 +85,20 @@ def main():
             rising = all(b > a for a, b in zip(meds, meds[1:]))
             off = max(abs(m - v / 200) for m, v in zip(meds, values))
             below = all(m < v / 200 for m, v in zip(meds, values))
+            near = sum(abs(m - v / 200) <= 0.05 for m, v in zip(meds, values))
             print(f"- {arm}: {'rises' if rising else 'does not rise'} with swappiness; "
-                  f"furthest from swappiness/200 by {off:.2f}; "
+                  f"furthest from swappiness/200 by {off:.2f}; within 0.05 of it at {near} of {len(values)} values; "
                   f"{'below' if below else 'not below'} swappiness/200 at every value")
         print()
         print(f"Every run ({order}):")
         print()
         print("| arm | swappiness | run | anon share | pgscan | pgsteal anon | pgsteal file | "
-              "refault anon | refault file | virtual s |")
-        print("|---|---|---|---|---|---|---|---|---|---|")
+              "refault anon | refault file | pswpout | pswpin | virtual s |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
         for r in sorted(sub, key=lambda r: (arms.index(r["arm"]), int(r["swappiness"]), int(r["rep"]))):
             print(f"| {r['arm']} | {r['swappiness']} | {r['rep']} | {r['anon_share']} | {r['pgscan']} | "
                   f"{r['pgsteal_anon']} | {r['pgsteal_file']} | {r['refault_anon']} | "
-                  f"{r['refault_file']} | {int(r['ns']) / 1e9:.3f} |")
+                  f"{r['refault_file']} | {r['pswpout']} | {r['pswpin']} | {int(r['ns']) / 1e9:.3f} |")
         print()
 
 

@@ -12,7 +12,7 @@
 # Usage: isolation_pileup.sh --out DIR [--arm NAME=POLICY]... [--threads N]
 #        [--seconds S] [--memcg-mb MB] [--anon-mb MB] [--delay-ms MS]
 # Writes DIR/pileup.csv: arm,threads,touches,oom_kill,oom,throttles,pgscan,pgsteal,
-#        and DIR/NAME.oom.txt for an arm OOM-killed (the kernel's last report)
+#        memcg_mb, and DIR/NAME.oom.txt for an arm OOM-killed (the kernel's last report)
 set -u
 repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$repo/selftests/lib/arms.sh"
@@ -48,7 +48,7 @@ anon_touch=$(bed_stage_exec anon_touch "$repo/build/bin/anon_touch") || exit 1
 # Swap on dm-delay: slow swap-out stretches the isolation window.
 bed_slow_swap "$swapdev" "$delay_ms" || exit 1
 
-echo "arm,threads,touches,oom_kill,oom,throttles,pgscan,pgsteal" >"$out/pileup.csv"
+echo "arm,threads,touches,oom_kill,oom,throttles,pgscan,pgsteal,memcg_mb" >"$out/pileup.csv"
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=/sys/fs/cgroup/pileup-$arm_name
@@ -67,7 +67,7 @@ for arm in "${arms[@]}"; do
 	[ "$(arm_event "$cg" oom_kill)" -gt 0 ] &&
 		dmesg | awk '/invoked oom-killer/ { n = NR } { line[NR] = $0 }
 			END { for (i = n; i <= NR; i++) print line[i] }' >"$out/$arm_name.oom.txt"
-	echo "$arm_name,$threads,${touches:-0},$(arm_event "$cg" oom_kill),$(arm_event "$cg" oom),${throttles:-0},$(arm_stat "$cg" pgscan),$(arm_stat "$cg" pgsteal)" >>"$out/pileup.csv"
+	echo "$arm_name,$threads,${touches:-0},$(arm_event "$cg" oom_kill),$(arm_event "$cg" oom),${throttles:-0},$(arm_stat "$cg" pgscan),$(arm_stat "$cg" pgsteal),$memcg_mb" >>"$out/pileup.csv"
 	echo "isolation_pileup: $arm_name done" >&2
 	arm_remove "$cg"
 done
