@@ -11,7 +11,16 @@
  * swappiness / 200, shifted by refault feedback as get_scan_count() does
  * with anon_cost and file_cost: the type whose evicted folios come back
  * more often is pressed less. Batches are then dealt to keep the running
- * split at that target.
+ * split of evicted pages at that target.
+ *
+ * The split counts pages, not batches: a batch stops after a number of
+ * folios scanned, and most anon folios a batch scans were touched since
+ * the last aging and are promoted rather than evicted, so an anon batch
+ * evicts a few pages where a file batch evicts dozens; where passes are
+ * a few small batches, as on 7.3, a split of batches is far from the
+ * split of pages. The pages come from the lruvec's per-type eviction
+ * counters in the context, which restart when the type's oldest
+ * generation goes.
  *
  * Dealing batches is not enough on its own. Page cache read with pread()
  * is added to the oldest generation and recycled there, so stock never
@@ -49,8 +58,15 @@ MGLRU_EXT_KNOB(
 	__u32, min_aging_interval_ms, 10, 0, 600000,
 	"least time between two agings for a type owed a batch with nothing to evict (0: never)");
 
+/* pages of history the split keeps: 256 MiB of 4 KiB pages */
+#define SPLIT_HISTORY_PAGES (1 << 16)
+
 struct split {
-	__u64 batches[2];
+	/* pages evicted of each type, as the split has counted them */
+	__u64 pages[2];
+	/* the eviction counter of each type when last read, and its min_seq */
+	__u64 seen_evicted[2];
+	__u64 seen_min_seq[2];
 	/* a type was owed a batch but had no generation to evict from */
 	__u32 starved;
 	__u64 last_aged_ns;
@@ -83,6 +99,29 @@ static __always_inline bool has_oldest(const struct mglru_ext_ctx *ctx,
 {
 	return ctx->lru[type].nr_gens > MGLRU_EXT_MIN_NR_GENS &&
 	       ctx->lru[type].gen_size[0] > 0;
+}
+
+/*
+ * Add what each type evicted since the last look: the counter is of the
+ * type's oldest generation and starts again from 0 when it goes.
+ */
+static __always_inline void count_evicted(struct split *split,
+					  const struct mglru_ext_ctx *ctx)
+{
+	int type;
+
+	for (type = 0; type < 2; type++) {
+		__u64 now = sum_tiers(ctx->lru[type].evicted);
+		__u64 seen = split->seen_evicted[type];
+
+		if (ctx->lru[type].min_seq == split->seen_min_seq[type] &&
+		    now >= seen)
+			split->pages[type] += now - seen;
+		else
+			split->pages[type] += now;
+		split->seen_evicted[type] = now;
+		split->seen_min_seq[type] = ctx->lru[type].min_seq;
+	}
 }
 
 static __always_inline struct split *split_of(const struct mglru_ext_ctx *ctx)
@@ -123,9 +162,10 @@ s32 MGLRU_EXT_OP(swappiness_choose_type, const struct mglru_ext_ctx *rc)
 	if (!split)
 		return rc->stock;
 
-	/* evict anon while its share of batches is below its target share */
-	anon_n = split->batches[MGLRU_EXT_ANON];
-	total_n = anon_n + split->batches[MGLRU_EXT_FILE];
+	/* evict anon while its share of pages is below its target share */
+	count_evicted(split, rc);
+	anon_n = split->pages[MGLRU_EXT_ANON];
+	total_n = anon_n + split->pages[MGLRU_EXT_FILE];
 	type = anon_n * (anon_w + file_w) <= total_n * anon_w ? MGLRU_EXT_ANON :
 								MGLRU_EXT_FILE;
 	/* owed a batch with nothing to give: the other type now, then age */
@@ -134,11 +174,10 @@ s32 MGLRU_EXT_OP(swappiness_choose_type, const struct mglru_ext_ctx *rc)
 		type = !type;
 	}
 
-	__sync_fetch_and_add(&split->batches[type], 1);
 	/* forget old history so the split follows swappiness changes */
-	if (total_n > 4096) {
-		split->batches[MGLRU_EXT_ANON] /= 2;
-		split->batches[MGLRU_EXT_FILE] /= 2;
+	if (total_n > SPLIT_HISTORY_PAGES) {
+		split->pages[MGLRU_EXT_ANON] /= 2;
+		split->pages[MGLRU_EXT_FILE] /= 2;
 	}
 	return type;
 }
