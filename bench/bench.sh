@@ -259,9 +259,11 @@ bench_mix() {
 		echo "same workload, so that it has the CPU share the side-by-side arms have); $reps runs each. Limit"
 		echo "hits: memory.events max; PSI full: memory.pressure full total. From the kernel's trace, by"
 		echo "the arm's threads: memcg reclaim calls, those that reclaimed nothing (empty), and MGLRU"
-		echo "agings (try_to_inc_max_seq) with those that could not age; stock ends its pass after every"
-		echo "aging, budget only after a failed one, so for stock \"agings\" are its passes that aged and"
-		echo "gave up."
+		echo "agings (try_to_inc_max_seq) with those that could not age."
+		if [ "$base" = 6.12 ]; then
+			echo "On 6.12 stock ends its pass after every aging, budget only after a failed one, so for"
+			echo "stock \"agings\" are its passes that aged and gave up; on 7.3 aging ends no memcg pass."
+		fi
 		echo
 		python3 "$repo/bench/summarize_arms.py" "${mix_columns[@]}" --compare budget/stock \
 			"$d"/side/[0-9]*/mix.csv "$d"/classic/[0-9]*/mix.csv
@@ -269,24 +271,33 @@ bench_mix() {
 	} | section mix "$(cat "$d/where" 2>/dev/null || echo "$where")"
 }
 
-# Seed 000's OOM: the shapes of file_anon_mix searched for one where stock
-# MGLRU is OOM-killed and the classic LRU is not, as MEMCG_MB:FILE_MB:
-# ANON_WORKERS:ANON_KB (KiB each worker holds).
-oom_shapes=(208:36:16:12288 208:36:16:12800 208:36:16:13056 208:72:16:12288 416:72:32:12288)
+# Seed 000's OOM: shapes of file_anon_mix for one where stock MGLRU is
+# OOM-killed and the classic LRU is not, as MEMCG_MB:FILE_MB:ANON_WORKERS:
+# ANON_KB (KiB each worker holds): the seed's proportions (anon 92% of the
+# limit, file 17%), and anon at 98% of it.
+oom_shapes=(208:36:16:12288 208:36:16:13056)
+oom_columns=(--column "anon_iterations:anon iterations:+" --column "file_batches:file batches:+"
+	--column "refault_file:file refaults:-" --column "max_events:limit hits:-"
+	--column "empty_reclaims:empty reclaim calls:-" --column "agings:agings"
+	--column "failed_agings:failed agings")
 
 bench_oom() {
-	local d=$out/oom shape shapes=${OOM_SHAPES:-${oom_shapes[*]}}
+	local d=$out/oom reps=${OOM_REPS:-3} shape shapes=${OOM_SHAPES:-${oom_shapes[*]}}
 	if [ $report_only = 0 ]; then
-		echo "bench: file_anon_mix shapes for seed 000's OOM, one run each: stock and budget side by side; classic LRU beside classic"
+		echo "bench: file_anon_mix shapes for seed 000's OOM, $reps runs each: stock and budget side by side; classic LRU beside classic"
 		for guest in side classic; do
-			local arms="--arm stock=stock --arm budget=budget"
-			[ $guest = classic ] && arms="--arm classic=classic --arm classic_neighbour=classic"
+			local arms="stock=stock budget=budget"
+			[ $guest = classic ] && arms="classic=classic classic_neighbour=classic"
 			vm "$patched" "$d/$guest" bash -c '
+				. selftests/lib/arms.sh
 				for shape in '"$shapes"'; do
 					IFS=: read -r memcg file workers kb <<<"$shape"
-					selftests/workloads/file_anon_mix.sh --out /run/results/$shape \
-						--seconds 30 --memcg-mb $memcg --file-mb $file --file-workers $workers \
-						--anon-workers $workers --anon-kb $kb '"$arms"' || exit 1
+					for rep in $(seq '"$reps"'); do
+						arm_order $rep '"$arms"'
+						selftests/workloads/file_anon_mix.sh --out /run/results/$shape/$rep \
+							--seconds 30 --memcg-mb $memcg --file-mb $file --file-workers $workers \
+							--anon-workers $workers --anon-kb $kb "${arm_args[@]}" || exit 1
+					done
 				done' &
 		done
 		wait
@@ -296,35 +307,27 @@ bench_oom() {
 	{
 		echo "## file_anon_mix shapes (seed 000): where does stock MGLRU OOM?"
 		echo
-		echo "The seed's reproducer OOM-kills stock 6.12 MGLRU after 10-20 iterations while the classic"
-		echo "LRU finishes 128. Each shape below: N file readers and N anon workers in a memcg without swap,"
-		echo "30 virtual s, one run; stock and budget side by side in one guest, in another the classic LRU"
-		echo "beside a classic neighbour. Anon and file are the shares of the limit; empty reclaim calls:"
-		echo "memcg reclaim calls by the arm's threads that reclaimed nothing; agings: MGLRU's, each of"
-		echo "which ends stock's pass (budget's only when it fails)."
+		echo "The seed's reproducer (48-96 CPUs) OOM-kills stock MGLRU before the budgeted loop (7.3's)"
+		echo "after 10-20 iterations, while the classic LRU and the budgeted loop finish 128. Each shape"
+		echo "below: N file readers (mmap, 256 pages a batch, a 100-300 ms pause after each) and N anon"
+		echo "workers mapping, touching and unmapping their buffers, in a memcg without swap, 30 virtual s;"
+		echo "stock and budget side by side in one guest, started in another order each run, in another"
+		echo "the classic LRU beside a classic neighbour; $reps runs. Empty reclaim calls: memcg reclaim"
+		echo "calls by the arm's threads that reclaimed nothing; agings: MGLRU's try_to_inc_max_seq() by"
+		if [ "$base" = 6.12 ]; then
+			echo "the arm's threads (on 6.12 each ends stock's pass; budget's only when it fails)."
+		else
+			echo "the arm's threads (on 7.3 aging ends no memcg pass, stock's or budget's)."
+		fi
 		echo
-		echo "| memcg | file | workers | anon | arm | OOM kills | anon iterations | file batches | file refaults | limit hits | empty reclaim calls | agings |"
-		echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 		for shape in $shapes; do
 			IFS=: read -r memcg file workers kb <<<"$shape"
-			for f in "$d/side/$shape/mix.csv" "$d/classic/$shape/mix.csv"; do
-				[ -f "$f" ] || continue
-				# a neighbour only gives the classic arm its CPU share
-				awk -F, -v m="$memcg" -v fi="$file" -v w="$workers" -v kb="$kb" 'NR > 1 && $1 !~ /_neighbour$/ {
-					printf "| %d MiB | %d%% | %d | %d%% | %s | %d | %d | %d | %d | %d | %s | %s |\n",
-						m, 100 * fi / m, w, 100 * w * kb / 1024 / m, $1, $6, $3, $2, $4, $9, $12, $13 }' "$f"
-			done
+			echo "### $memcg MiB memcg, file $((100 * file / memcg))% of it, $workers anon workers holding $((100 * workers * kb / 1024 / memcg))%"
+			echo
+			python3 "$repo/bench/summarize_arms.py" "${oom_columns[@]}" --compare budget/stock \
+				"$d"/side/"$shape"/[0-9]*/mix.csv "$d"/classic/"$shape"/[0-9]*/mix.csv
+			echo
 		done
-		echo
-		# what the search found, over every shape
-		cat "$d"/side/*/mix.csv "$d"/classic/*/mix.csv 2>/dev/null | awk -F, '
-			$1 == "arm" || $1 ~ /_neighbour$/ { next }
-			{ runs[$1]++; kills[$1] += ($6 > 0); empty[$1] += $12; age[$1] += $13
-			  if (!($1 in amin) || $13 < amin[$1]) amin[$1] = $13
-			  if ($13 > amax[$1]) amax[$1] = $13 }
-			END { for (a in runs) printf "%s: OOM-killed in %d of %d shapes; reclaim calls that reclaimed nothing: %d; agings per run %d-%d  \n",
-				a, kills[a], runs[a], empty[a], amin[a], amax[a] }' | sort
-		echo
 	} | section oom "$(cat "$d/where" 2>/dev/null || echo "$where")"
 }
 
