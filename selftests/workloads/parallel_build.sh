@@ -3,14 +3,18 @@
 #
 # parallel_build (seed 003's second workload, scaled): make -jN compiling
 # a small C tree (mglructl's sources, -O2) in a memcg a third of the
-# build's peak, swap on dm-delay. Many compilers reclaiming in a small
-# memcg over slow swap is where stock MGLRU piles up isolated folios; the
-# measure is the build's time and whether it finishes (an OOM-killed
-# compiler fails it).
+# build's peak, swap on dm-delay, the objects written to ext4 on dm-delay
+# (the seed's slow writeback: dirty objects stay under writeback while
+# reclaim meets them). Many compilers reclaiming in a small memcg over
+# slow swap and slow writeback is where stock MGLRU piles up isolated
+# folios; the measure is the build's time, whether it finishes (an
+# OOM-killed compiler fails it) and how much direct reclaim scanned.
 #
 # Runs in the guest. The compiler, its libraries and the headers come from
 # the root file system build_prepare.sh made, unpacked into tmpfs and
-# chrooted into, so nothing the build reads comes over 9p. Without
+# chrooted into, so nothing the build reads comes over 9p; its object
+# directory is the ext4 file system on zram0 (the device the bed leaves to
+# workloads) behind dm-delay, writes --obj-delay-ms late. Without
 # --memcg-mb, or with --measure-peak, the build runs once first in a memcg
 # without a limit and its memory.peak goes to DIR/peak_mb; without
 # --memcg-mb the limit is a third of it. The arms run one after the other
@@ -19,9 +23,11 @@
 #
 # Usage: parallel_build.sh --out DIR --root TAR [--arm NAME=POLICY]...
 #        [--jobs N] [--memcg-mb MB] [--measure-peak] [--delay-ms MS]
+#        [--obj-delay-ms MS]
 # Writes DIR/build.csv: arm,jobs,memcg_mb,seconds (virtual, the build's
 #        wall time in the guest),status (make's exit status),objects,
-#        oom_kill,pgscan,pgsteal,refault_anon,psi_full_us,throttles, and
+#        oom_kill,pgscan,pgsteal,refault_anon,psi_full_us,throttles,
+#        pgscan_direct, and
 #        DIR/NAME.log (make's output).
 set -u
 repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -36,6 +42,7 @@ jobs=8
 memcg_mb=
 measure_peak=0
 delay_ms=50
+obj_delay_ms=50
 while [ $# -gt 0 ]; do
 	case $1 in
 	--measure-peak) measure_peak=1; shift; continue ;;
@@ -45,6 +52,7 @@ while [ $# -gt 0 ]; do
 	--jobs) jobs=$2 ;;
 	--memcg-mb) memcg_mb=$2 ;;
 	--delay-ms) delay_ms=$2 ;;
+	--obj-delay-ms) obj_delay_ms=$2 ;;
 	*) echo "parallel_build: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -59,14 +67,24 @@ rm -rf "$root"
 mkdir -p "$root"
 tar -C "$root" -xf "$tarball" || exit 1
 mount --bind /dev "$root/dev" || exit 1
-trap 'umount "$root/dev"' EXIT
+# the objects: ext4 made on zram0, then mounted through dm-delay
+export DM_DISABLE_UDEV=1
+dmsetup remove slowobj 2>/dev/null
+echo 1 >/sys/block/zram0/reset
+echo 256M >/sys/block/zram0/disksize
+mkfs.ext4 -q -F /dev/zram0 >/dev/null || exit 1
+sectors=$(blockdev --getsz /dev/zram0)
+echo "0 $sectors delay /dev/zram0 0 0 /dev/zram0 0 $obj_delay_ms" | dmsetup create slowobj || exit 1
+mkdir -p "$root/obj"
+mount -t ext4 -o noatime /dev/mapper/slowobj "$root/obj" || exit 1
+trap 'umount "$root/obj"; dmsetup remove slowobj; umount "$root/dev"' EXIT
 bed_slow_swap "$swapdev" "$delay_ms" || exit 1
 
 # build CG LOG: make -jN in CG, from an empty object directory; prints the
 # virtual seconds it took and make's exit status
 build() {
 	local start rc
-	rm -f "$root"/obj/*
+	rm -f "$root"/obj/*.o
 	bed_settle
 	start=$(date +%s.%N)
 	sh -c 'echo $$ >"$0/cgroup.procs"; exec chroot "$1" /usr/bin/make -f /Makefile -j"$2"' \
@@ -89,7 +107,7 @@ if [ -z "$memcg_mb" ] || [ $measure_peak = 1 ]; then
 	arm_remove "$cg"
 fi
 
-echo "arm,jobs,memcg_mb,seconds,status,objects,oom_kill,pgscan,pgsteal,refault_anon,psi_full_us,throttles" >"$out/build.csv"
+echo "arm,jobs,memcg_mb,seconds,status,objects,oom_kill,pgscan,pgsteal,refault_anon,psi_full_us,throttles,pgscan_direct" >"$out/build.csv"
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=/sys/fs/cgroup/build-$arm_name
@@ -100,7 +118,7 @@ for arm in "${arms[@]}"; do
 	throttles=0
 	[ -n "$id" ] && throttles=$(cat "/sys/kernel/mm/mglru_ext/policies/$id/counters/throttles")
 	arm_detach "$cg"
-	echo "$arm_name,$jobs,$memcg_mb,$secs,$rc,$(find "$root/obj" -name '*.o' | wc -l),$(arm_event "$cg" oom_kill),$(arm_stat "$cg" pgscan),$(arm_stat "$cg" pgsteal),$(arm_stat "$cg" workingset_refault_anon),$(arm_psi_full "$cg"),${throttles:-0}" >>"$out/build.csv"
+	echo "$arm_name,$jobs,$memcg_mb,$secs,$rc,$(find "$root/obj" -name '*.o' | wc -l),$(arm_event "$cg" oom_kill),$(arm_stat "$cg" pgscan),$(arm_stat "$cg" pgsteal),$(arm_stat "$cg" workingset_refault_anon),$(arm_psi_full "$cg"),${throttles:-0},$(arm_stat "$cg" pgscan_direct)" >>"$out/build.csv"
 	echo "parallel_build: $arm_name done in $secs s (make: $rc)" >&2
 	arm_remove "$cg"
 done
