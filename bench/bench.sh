@@ -333,7 +333,7 @@ bench_oom() {
 
 # db_readmostly's columns and its database (built on the host, once)
 db_columns=(--column "tps:transactions/s:+:1" --column "lat_avg_ms:latency avg (ms):-:1"
-	--column "lat_p95_ms:latency p95 (ms):-:1" --column "refault_file:file refaults:-"
+	--column "lat_p99_ms:latency p99 (ms):-:1" --column "refault_file:file refaults:-"
 	--column "max_events:limit hits:-" --column "psi_full_us:PSI full (ms):-"
 	--column pgscan:pgscan --column pgsteal:pgsteal)
 db_data=$repo/build/db/sbtest.tar
@@ -342,12 +342,12 @@ bench_db() {
 	local d=$out/db reps=${DB_REPS:-3}
 	if [ $report_only = 0 ]; then
 		[ -f "$db_data" ] || "$repo/selftests/workloads/db_prepare.sh" "$db_data" || return 1
-		echo "bench: db_readmostly (sysbench on MariaDB), $reps runs: stock, budget and combined side by side"
+		echo "bench: db_readmostly (sysbench on MariaDB), $reps runs: stock, budget, thrash_aging and combined side by side"
 		# the arms start in another order every run
 		vm "$patched" "$d/side" bash -c '
 			. selftests/lib/arms.sh
 			for rep in $(seq '"$reps"'); do
-				arm_order $rep stock=stock budget=budget combined=combined
+				arm_order $rep stock=stock budget=budget thrash_aging=thrash_aging combined=combined
 				selftests/workloads/db_readmostly.sh --out /run/results/$rep --data '"$db_data"' \
 					--warmup 10 --seconds 30 "${arm_args[@]}" || exit 1
 			done'
@@ -364,7 +364,7 @@ bench_db() {
 		echo "The arms side by side in one guest, started in another order each run; $reps runs."
 		echo
 		python3 "$repo/bench/summarize_arms.py" "${db_columns[@]}" --compare budget/stock \
-			--compare combined/stock "$d"/side/[0-9]*/db.csv
+			--compare thrash_aging/stock --compare combined/stock "$d"/side/[0-9]*/db.csv
 		echo
 	} | section db "$(cat "$d/where" 2>/dev/null || echo "$where")"
 }

@@ -18,7 +18,7 @@
 # Usage: db_readmostly.sh --out DIR --data TAR [--arm NAME=POLICY]...
 #        [--seconds S] [--warmup S] [--memcg-mb MB] [--threads N]
 # TAR: the database from db_prepare.sh.
-# Writes DIR/db.csv: arm,tps,lat_avg_ms,lat_p95_ms,errors,refault_file,
+# Writes DIR/db.csv: arm,tps,lat_avg_ms,lat_p99_ms,errors,refault_file,
 #        pgscan,pgsteal,oom_kill,max_events,psi_full_us,anon_mb,file_mb (the
 #        memcg's anon and page cache at the end); the counters are
 #        the measured run's (sysbench runs twice: a warmup, then the
@@ -95,7 +95,7 @@ sb_opts=(oltp_read_write --db-driver=mysql --mysql-user=root --mysql-db=mysql
 	--tables="${DB_TABLES:-4}" --table-size="${DB_ROWS:-100000}" --point-selects=19
 	--simple-ranges=0 --sum-ranges=0 --order-ranges=0 --distinct-ranges=0 --index-updates=1
 	--non-index-updates=0 --delete-inserts=0 --skip-trx=on --rand-type=pareto
-	--threads="$threads" --rand-seed=1)
+	--threads="$threads" --rand-seed=1 --percentile=99)
 # clients ARGS...: every arm's sysbench at once, then wait for them all
 clients() {
 	local pids=() arm
@@ -118,7 +118,7 @@ for arm in "${arms[@]}"; do
 done
 clients --time="$seconds" run
 
-echo "arm,tps,lat_avg_ms,lat_p95_ms,errors,refault_file,pgscan,pgsteal,oom_kill,max_events,psi_full_us,anon_mb,file_mb" >"$out/db.csv"
+echo "arm,tps,lat_avg_ms,lat_p99_ms,errors,refault_file,pgscan,pgsteal,oom_kill,max_events,psi_full_us,anon_mb,file_mb" >"$out/db.csv"
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=/sys/fs/cgroup/db-$arm_name
@@ -126,9 +126,9 @@ for arm in "${arms[@]}"; do
 	read -r r0 s0 t0 m0 p0 <<<"${base[$arm_name]}"
 	tps=$(sed -n 's/.*transactions: *[0-9]* *(\([0-9.]*\) per sec.*/\1/p' "$sb")
 	avg=$(awk '/^ *avg:/ { print $2; exit }' "$sb")
-	p95=$(awk '/95th percentile:/ { print $3; exit }' "$sb")
+	p99=$(awk '/99th percentile:/ { print $3; exit }' "$sb")
 	errs=$(sed -n 's/.*ignored errors: *\([0-9]*\).*/\1/p' "$sb")
-	echo "$arm_name,${tps:-0},${avg:-},${p95:-},${errs:-},$(($(arm_stat "$cg" workingset_refault_file) - r0)),$(($(arm_stat "$cg" pgscan) - s0)),$(($(arm_stat "$cg" pgsteal) - t0)),$(arm_event "$cg" oom_kill),$(($(arm_event "$cg" max) - m0)),$(($(arm_psi_full "$cg") - p0)),$(($(arm_stat "$cg" anon) >> 20)),$(($(arm_stat "$cg" file) >> 20))" >>"$out/db.csv"
+	echo "$arm_name,${tps:-0},${avg:-},${p99:-},${errs:-},$(($(arm_stat "$cg" workingset_refault_file) - r0)),$(($(arm_stat "$cg" pgscan) - s0)),$(($(arm_stat "$cg" pgsteal) - t0)),$(arm_event "$cg" oom_kill),$(($(arm_event "$cg" max) - m0)),$(($(arm_psi_full "$cg") - p0)),$(($(arm_stat "$cg" anon) >> 20)),$(($(arm_stat "$cg" file) >> 20))" >>"$out/db.csv"
 	arm_detach "$cg"
 	arm_remove "$cg"
 	rm -rf "$scratch/db-$arm_name"
