@@ -42,9 +42,15 @@ combined) files="$(pol combined budget isolation_throttle thrash_aging)
 	selftests/workloads/file_anon_mix.sh selftests/workloads/file_anon_mix.c
 	selftests/workloads/isolation_pileup.sh selftests/workloads/madv_random_thrash.sh
 	selftests/workloads/thrash_load.c bench/summarize_arms.py bench/summarize_thrash.py" ;;
-overhead | hooks | bed) files="$(ls bpf-policies/*.bpf.* selftests/policies/stock_*.bpf.c)
-	selftests/workloads/reclaim_overhead.sh selftests/workloads/reclaim_load.c
-	selftests/workloads/bed_load.h bench/summarize_overhead.py" ;;
+overhead | hooks | bed)
+	# the bed runs no policy, hooks passthrough and the stock_* test
+	# policies, overhead every shipped policy
+	files="selftests/workloads/reclaim_overhead.sh selftests/workloads/reclaim_load.c
+	selftests/workloads/bed_load.h bench/summarize_overhead.py"
+	case $name in
+	hooks) files="$files $(pol passthrough) $(ls selftests/policies/stock_*.bpf.c)" ;;
+	overhead) files="$files $(ls bpf-policies/*.bpf.*)" ;;
+	esac ;;
 iteration) files="$(pol thrash_aging) $(ls loader/*.c loader/*.h)" ;;
 *) echo "inputs.sh: no section '$name'" >&2; exit 2 ;;
 esac
