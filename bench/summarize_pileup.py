@@ -56,10 +56,14 @@ def main():
               f"{median_range(col('pgscan'))} | {median_range(col('pgsteal'))} |")
     print()
     for threads, mb in sorted({g[:2] for g in groups}, key=lambda s: (-s[0], s[1])):
+        arms = sorted(a for t, m, a in groups if (t, m) == (threads, mb))
+        kills = ", ".join(f"{a} in {sum(1 for r in groups[threads, mb, a] if int(r['oom_kill']) > 0)} "
+                          f"of {len(groups[threads, mb, a])}" for a in arms)
+        print(f"{threads} threads in {mib(mb)}, runs OOM-killed: {kills}  ")
         stock = groups.get((threads, mb, "stock"))
         if not stock:
             continue
-        for arm in sorted(a for t, m, a in groups if (t, m) == (threads, mb) and a != "stock"):
+        for arm in (a for a in arms if a != "stock"):
             s, p = touches(stock), touches(groups[threads, mb, arm])
             if statistics.median(s):
                 ratio = statistics.median(p) / statistics.median(s)
