@@ -224,7 +224,7 @@ mix_columns=(--column "file_batches:file batches:+" --column "anon_iterations:an
 	--column "refault_file:file refaults:-" --column "max_events:limit hits:-"
 	--column "psi_full_us:PSI full (ms):-" --column "reclaims:reclaim calls"
 	--column "empty_reclaims:of them empty:-" --column "agings:agings"
-	--column "failed_agings:failed agings" --column pgscan:pgscan --column pgsteal:pgsteal)
+	--column pgscan:pgscan --column pgsteal:pgsteal)
 
 bench_mix() {
 	local d=$out/mix reps=${MIX_REPS:-3}
@@ -258,11 +258,11 @@ bench_mix() {
 		echo "classic LRU beside a classic neighbour (the"
 		echo "same workload, so that it has the CPU share the side-by-side arms have); $reps runs each. Limit"
 		echo "hits: memory.events max; PSI full: memory.pressure full total. From the kernel's trace, by"
-		echo "the arm's threads: memcg reclaim calls, those that reclaimed nothing (empty), and MGLRU"
-		echo "agings (try_to_inc_max_seq) with those that could not age."
+		echo "the arm's threads: memcg reclaim calls and those that reclaimed nothing (empty); agings: the"
+		echo "generations the memcg's MGLRU gained (max_seq, from debugfs's lru_gen)."
 		if [ "$base" = 6.12 ]; then
-			echo "On 6.12 stock ends its pass after every aging, budget only after a failed one, so for"
-			echo "stock \"agings\" are its passes that aged and gave up; on 7.3 aging ends no memcg pass."
+			echo "On 6.12 stock ends its pass after every aging, budget only after a failed one; on 7.3"
+			echo "aging ends no memcg pass."
 		fi
 		echo
 		python3 "$repo/bench/summarize_arms.py" "${mix_columns[@]}" --compare budget/stock \
@@ -278,8 +278,7 @@ bench_mix() {
 oom_shapes=(208:36:16:12288 208:36:16:13056)
 oom_columns=(--column "anon_iterations:anon iterations:+" --column "file_batches:file batches:+"
 	--column "refault_file:file refaults:-" --column "max_events:limit hits:-"
-	--column "empty_reclaims:empty reclaim calls:-" --column "agings:agings"
-	--column "failed_agings:failed agings")
+	--column "empty_reclaims:empty reclaim calls:-" --column "agings:agings")
 
 bench_oom() {
 	local d=$out/oom reps=${OOM_REPS:-3} shape shapes=${OOM_SHAPES:-${oom_shapes[*]}}
@@ -313,11 +312,11 @@ bench_oom() {
 		echo "workers mapping, touching and unmapping their buffers, in a memcg without swap, 30 virtual s;"
 		echo "stock and budget side by side in one guest, started in another order each run, in another"
 		echo "the classic LRU beside a classic neighbour; $reps runs. Empty reclaim calls: memcg reclaim"
-		echo "calls by the arm's threads that reclaimed nothing; agings: MGLRU's try_to_inc_max_seq() by"
+		echo "calls by the arm's threads that reclaimed nothing; agings: the generations the memcg's MGLRU"
 		if [ "$base" = 6.12 ]; then
-			echo "the arm's threads (on 6.12 each ends stock's pass; budget's only when it fails)."
+			echo "gained (on 6.12 each aging ends stock's pass; budget's only when it fails)."
 		else
-			echo "the arm's threads (on 7.3 aging ends no memcg pass, stock's or budget's)."
+			echo "gained (on 7.3 aging ends no memcg pass, stock's or budget's)."
 		fi
 		echo
 		for shape in $shapes; do

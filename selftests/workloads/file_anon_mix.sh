@@ -25,11 +25,12 @@
 #        its limit and reclaimed),psi_full_us (memory.pressure "full"
 #        total: the time all of the memcg's tasks waited on memory),
 #        reclaims (memcg reclaim calls by the arm's tasks),empty_reclaims
-#        (those that reclaimed nothing),agings,failed_agings (MGLRU's
-#        try_to_inc_max_seq() called by the arm's tasks, and those that did
-#        not age; stock ends the pass after every aging and budget only
-#        after a failed one, so these are the passes that aged and gave up)
-#        The last four come from the kernel's trace; empty without tracefs.
+#        (those that reclaimed nothing),agings (the generations the memcg's
+#        MGLRU gained, from debugfs's lru_gen). The reclaim calls come from
+#        the kernel's trace, empty without tracefs. Nothing probes the
+#        aging function itself: on 7.3 with several vCPUs a kprobe on
+#        try_to_inc_max_seq() (entry or return, under ftrace) crashed the
+#        guest, jumping to a register's value, with no policy attached.
 set -u
 repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$repo/selftests/lib/arms.sh"
@@ -68,10 +69,19 @@ mkdir -p "$out"
 rm -f "$out/trace_counts"
 # a tmpfs copy: no page the workers fault comes over 9p
 mix=$(bed_stage_exec file_anon_mix "$repo/build/bin/file_anon_mix") || exit 1
-trace_counts() { # TAG: an arm's four trace counts, comma-separated (empty without a trace)
-	[ -f "$out/trace_counts" ] || { echo ",,,"; return; }
-	awk -v n="$1" '$1 == n { print $2 "," $3 "," $4 "," $5; found = 1 }
-		END { if (!found) print "0,0,0,0" }' "$out/trace_counts"
+trace_counts() { # TAG: an arm's two trace counts, comma-separated (empty without a trace)
+	[ -f "$out/trace_counts" ] || { echo ","; return; }
+	awk -v n="$1" '$1 == n { print $2 "," $3; found = 1 }
+		END { if (!found) print "0,0" }' "$out/trace_counts"
+}
+# max_seq CG: the youngest generation of CG's memcg on node 0 (debugfs's
+# lru_gen lists each memcg by its path under the cgroup root)
+max_seq() {
+	awk -v path="${1#/sys/fs/cgroup}" '
+		$1 == "memcg" { mine = ($3 == path); next }
+		mine && $1 == "node" { node = $2; next }
+		mine && node == 0 && $1 ~ /^[0-9]+$/ { seq = $1 }
+		END { print seq + 0 }' /sys/kernel/debug/lru_gen 2>/dev/null
 }
 
 echo y >/sys/kernel/mm/lru_gen/enabled
@@ -85,25 +95,22 @@ for arm in "${arms[@]}"; do
 	arm_memcg "$cg" "$memcg_mb" 0 && arm_attach "$cg" || exit 1
 done
 
-# Reclaim calls and agings, told apart by the threads' names (mix-TAG)
+# Reclaim calls, told apart by the threads' names (mix-TAG)
 trace=/sys/kernel/tracing
 traced=0
-if [ -w "$trace/kprobe_events" ] && [ -d "$trace/events/vmscan/mm_vmscan_memcg_reclaim_end" ]; then
+if [ -d "$trace/events/vmscan/mm_vmscan_memcg_reclaim_end" ]; then
 	echo 0 >"$trace/tracing_on"
 	echo >"$trace/trace"
 	echo 8192 >"$trace/buffer_size_kb"
-	echo '-:mix_age' >>"$trace/kprobe_events" 2>/dev/null
-	echo '-:mix_aged' >>"$trace/kprobe_events" 2>/dev/null
-	if echo 'p:mix_age try_to_inc_max_seq' >>"$trace/kprobe_events" &&
-		echo 'r:mix_aged try_to_inc_max_seq aged=$retval:u8' >>"$trace/kprobe_events"; then
-		echo 1 >"$trace/events/kprobes/mix_age/enable"
-		echo 1 >"$trace/events/kprobes/mix_aged/enable"
-	fi
 	echo 1 >"$trace/events/vmscan/mm_vmscan_memcg_reclaim_end/enable"
 	echo 1 >"$trace/tracing_on"
 	traced=1
 fi
 
+declare -A seq0
+for arm in "${arms[@]}"; do
+	seq0[${arm%%=*}]=$(max_seq "/sys/fs/cgroup/mix-${arm%%=*}")
+done
 echo "file_anon_mix: ${#arms[@]} arm(s), ${seconds}s, ${file_workers}x${file_mb} MiB file readers + ${anon_workers}x${anon_kb} KiB anon in ${memcg_mb} MiB" >&2
 tag=0
 for arm in "${arms[@]}"; do
@@ -121,7 +128,7 @@ if [ $traced = 1 ]; then
 	echo 0 >"$trace/tracing_on"
 	awk '/entries-in-buffer/ { split($3, n, "/"); if (n[1] != n[2]) exit 1; exit }' "$trace/trace" ||
 		echo "file_anon_mix: the trace buffer overflowed: its counts are short" >&2
-	# TAG reclaims empty_reclaims agings failed_agings, per arm
+	# TAG reclaims empty_reclaims, per arm
 	awk '{
 		comm = $1; sub(/-[0-9]+$/, "", comm)
 		if (comm !~ /^mix-/) next
@@ -129,33 +136,25 @@ if [ $traced = 1 ]; then
 		if ($0 ~ /mm_vmscan_memcg_reclaim_end:/) {
 			r[arm]++
 			if ($0 ~ /nr_reclaimed=0$/) e[arm]++
-		} else if ($0 ~ / mix_age:/) {
-			a[arm]++
-		} else if ($0 ~ / mix_aged:.* aged=0$/) {
-			f[arm]++
 		}
 		seen[arm] = 1
-	} END { for (x in seen) print x, r[x] + 0, e[x] + 0, a[x] + 0, f[x] + 0 }' \
+	} END { for (x in seen) print x, r[x] + 0, e[x] + 0 }' \
 		"$trace/trace" >"$out/trace_counts"
 	echo 0 >"$trace/events/vmscan/mm_vmscan_memcg_reclaim_end/enable"
-	for ev in mix_age mix_aged; do
-		[ -d "$trace/events/kprobes/$ev" ] && echo 0 >"$trace/events/kprobes/$ev/enable"
-		echo "-:$ev" >>"$trace/kprobe_events"
-	done
 	echo 1408 >"$trace/buffer_size_kb"
 	echo 1 >"$trace/tracing_on"
 	[ -s "$out/trace_counts" ] || echo "file_anon_mix: the trace saw no reclaim" >&2
 fi
 
 tag=0
-echo "arm,file_batches,anon_iterations,refault_file,refault_anon,oom_kill,pgscan,pgsteal,max_events,psi_full_us,reclaims,empty_reclaims,agings,failed_agings" >"$out/mix.csv"
+echo "arm,file_batches,anon_iterations,refault_file,refault_anon,oom_kill,pgscan,pgsteal,max_events,psi_full_us,reclaims,empty_reclaims,agings" >"$out/mix.csv"
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	name=$arm_name
 	cg=/sys/fs/cgroup/mix-$name
 	# an OOM-killed run printed nothing: its work counts as 0
 	read -r fb ai < <(awk '/^file_batches/ { print $2, $4 }' "$out/$name.out")
-	echo "$name,${fb:-0},${ai:-0},$(arm_stat "$cg" workingset_refault_file),$(arm_stat "$cg" workingset_refault_anon),$(arm_event "$cg" oom_kill),$(arm_stat "$cg" pgscan),$(arm_stat "$cg" pgsteal),$(arm_event "$cg" max),$(arm_psi_full "$cg"),$(trace_counts $tag)" >>"$out/mix.csv"
+	echo "$name,${fb:-0},${ai:-0},$(arm_stat "$cg" workingset_refault_file),$(arm_stat "$cg" workingset_refault_anon),$(arm_event "$cg" oom_kill),$(arm_stat "$cg" pgscan),$(arm_stat "$cg" pgsteal),$(arm_event "$cg" max),$(arm_psi_full "$cg"),$(trace_counts $tag),$(($(max_seq "$cg") - seq0[$name]))" >>"$out/mix.csv"
 	tag=$((tag + 1))
 	arm_detach "$cg"
 	arm_remove "$cg"
