@@ -85,6 +85,8 @@ inputs_of() { # NAME
 section() {
 	local text wall=$out/$1/workload_wall
 	text=$(cat)
+	# a base other than the primary one says so in its heading
+	[ -z "$suffix" ] || text=$(sed "0,/^## /s/^## .*/& (on $base)/" <<<"$text")
 	echo "$text"
 	# what the workload took, from its start in main(); a report of an
 	# earlier run says that run's
