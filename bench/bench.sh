@@ -157,7 +157,7 @@ pileup_shapes=(192:16 192:24 64:16)
 bench_pileup() {
 	local d=$out/pileup reps=${PILEUP_REPS:-5} shape shapes=${PILEUP_SHAPES:-${pileup_shapes[*]}}
 	if [ $report_only = 0 ]; then
-		echo "bench: isolation_pileup, $reps runs each of stock, isolation_throttle and the classic LRU, shapes $shapes"
+		echo "bench: isolation_pileup, $reps runs each of stock, isolation_throttle, combined and the classic LRU, shapes $shapes"
 		# One guest per shape; the arms one after the other (they share
 		# the swap device).
 		for shape in $shapes; do
@@ -166,7 +166,8 @@ bench_pileup() {
 				for rep in $(seq '"$reps"'); do
 					selftests/workloads/isolation_pileup.sh --out /run/results/$rep \
 						--threads $threads --memcg-mb $mb --seconds 20 --arm stock=stock \
-						--arm isolation_throttle=isolation_throttle --arm classic=classic || exit 1
+						--arm isolation_throttle=isolation_throttle --arm combined=combined \
+						--arm classic=classic || exit 1
 				done' &
 		done
 		wait
@@ -177,8 +178,8 @@ bench_pileup() {
 		echo "## isolation_pileup (seed 003): anon write-touchers in a small memcg, swap on dm-delay"
 		echo
 		echo "N threads write-touching random pages of a 48 MiB buffer for 20 virtual s, swap on dm-delay"
-		echo "(50 ms) over zram in the guest; stock, isolation_throttle and the classic LRU one after the"
-		echo "other in each run, $reps runs, one guest per shape. The seed (10 vCPUs): at 192 threads stock"
+		echo "(50 ms) over zram in the guest; stock, isolation_throttle, combined (which contains it) and the"
+		echo "classic LRU one after the other in each run, $reps runs, one guest per shape. The seed (10 vCPUs): at 192 threads stock"
 		echo "MGLRU is OOM-killed and the classic LRU survives; at 64 threads isolation_throttle touches"
 		echo "22% more than stock in the same time. 192 threads in 24 MiB: the 192 threads' kernel stacks,"
 		echo "page tables and slab take about 5 MiB of the memcg. Touches are the work done; an OOM kill"

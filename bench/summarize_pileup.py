@@ -27,12 +27,12 @@ def touches(runs):
     return [int(r["touches"]) for r in runs]
 
 
-def verdict(policy, stock, name):
-    """how the policy's runs stand against stock's: every run, or not"""
-    if min(policy) > max(stock):
-        return f"{name} above stock in every run"
-    if max(policy) < min(stock):
-        return f"{name} below stock in every run"
+def verdict(policy, base, name, base_name):
+    """how the policy's runs stand against the base arm's: every run, or not"""
+    if min(policy) > max(base):
+        return f"{name} above {base_name} in every run"
+    if max(policy) < min(base):
+        return f"{name} below {base_name} in every run"
     return "within the runs' spread"
 
 
@@ -60,15 +60,19 @@ def main():
         kills = ", ".join(f"{a} in {sum(1 for r in groups[threads, mb, a] if int(r['oom_kill']) > 0)} "
                           f"of {len(groups[threads, mb, a])}" for a in arms)
         print(f"{threads} threads in {mib(mb)}, runs OOM-killed: {kills}  ")
-        stock = groups.get((threads, mb, "stock"))
-        if not stock:
-            continue
-        for arm in (a for a in arms if a != "stock"):
-            s, p = touches(stock), touches(groups[threads, mb, arm])
-            if statistics.median(s):
-                ratio = statistics.median(p) / statistics.median(s)
-                print(f"{threads} threads in {mib(mb)}, {arm} / stock touches (medians): "
-                      f"{ratio:.2f}, {verdict(p, s, arm)}  ")
+        # each policy against stock; combined also against the part it
+        # holds for this workload
+        pairs = [(a, "stock") for a in arms if a != "stock"]
+        if "combined" in arms and "isolation_throttle" in arms:
+            pairs.append(("combined", "isolation_throttle"))
+        for arm, base in pairs:
+            if (threads, mb, base) not in groups:
+                continue
+            b, p = touches(groups[threads, mb, base]), touches(groups[threads, mb, arm])
+            if statistics.median(b):
+                ratio = statistics.median(p) / statistics.median(b)
+                print(f"{threads} threads in {mib(mb)}, {arm} / {base} touches (medians): "
+                      f"{ratio:.2f}, {verdict(p, b, arm, base)}  ")
     print()
     print("Every run (a run is one pass over the arms, in the order listed; an OOM-killed "
           "run reports no touches):")
