@@ -51,7 +51,11 @@ vm() { # KERNEL RESULTS_DIR CMD...: the guest's wall seconds go to DIR/wall;
 
 # Where a section was measured: the date, the kernels and the bed.
 qemu_version=$(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')
-release() { cat "$repo/build/kernel/$1/include/config/kernel.release" 2>/dev/null || echo "not built"; }
+# a kernel's release, once its image is built (a configured tree has one)
+release() {
+	[ -f "$repo/build/kernel/$1/arch/x86/boot/bzImage" ] &&
+		cat "$repo/build/kernel/$1/include/config/kernel.release" 2>/dev/null || echo "not built"
+}
 commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo "?")
 # a tree with uncommitted changes is not the commit: say so
 dirty=
