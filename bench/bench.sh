@@ -79,10 +79,10 @@ smp_for() { # WORKLOAD
 	esac
 }
 
-# section NAME [WHERE]: stdin to stdout, and into the section of the
-# results file of NAME on this base, saying where it was measured (default: this run) and how
-# many minutes of wall time the workload took, and recording its inputs
-# for make results-check (bench/inputs.sh)
+# section NAME [WHERE]: stdin to stdout, and into NAME's section of this
+# base in the results file, saying where it was measured (default: this
+# run) and how many minutes of wall time the workload took, and recording
+# its inputs for make results-check (bench/inputs.sh)
 inputs_of() { # NAME
 	echo "base=$base hash=$(BASE=$base "$repo/bench/inputs.sh" --hash "$1") commit=$commit${dirty:+-dirty}"
 }
