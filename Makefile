@@ -95,9 +95,10 @@ $(DEPS_STAMP):
 	@scripts/fetch-linux-source.sh 7.3
 	@mkdir -p $(BUILD) && touch $@
 
-# What only make bench needs: the database workload's server and client
-# (db_readmostly), kept out of deps so that make check does not fetch them.
-BENCH_PACKAGES := mariadb-server-core mariadb-client-core sysbench
+# What only make bench needs: the database workloads' servers and clients
+# (db_readmostly, pgbench_scan), kept out of deps so that make check does
+# not fetch them.
+BENCH_PACKAGES := mariadb-server-core mariadb-client-core sysbench postgresql-15
 deps-bench: $(DEPS_STAMP)
 	@scripts/install-deps.sh $(BENCH_PACKAGES)
 

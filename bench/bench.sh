@@ -12,7 +12,7 @@
 # on both bases has both sections.
 #
 # Usage: bench.sh [--report] [WORKLOAD...]   (default: all of thrash pileup
-#        build swappiness mix oom db combined overhead hooks bed iteration)
+#        build swappiness mix oom db pgbench combined overhead hooks bed iteration)
 # --report writes the sections of the named workloads (all but hooks and
 # iteration) again from the last run's data under build/bench/BASE,
 # without running anything.
@@ -34,7 +34,7 @@ if [ "${1:-}" = --report ]; then
 	shift
 fi
 workloads=("$@")
-[ ${#workloads[@]} -gt 0 ] || workloads=(thrash pileup build swappiness mix oom db combined overhead hooks bed iteration)
+[ ${#workloads[@]} -gt 0 ] || workloads=(thrash pileup build swappiness mix oom db pgbench combined overhead hooks bed iteration)
 
 vm() { # KERNEL RESULTS_DIR CMD...: the guest's wall seconds go to DIR/wall;
 	# BENCH_TIMEOUT (wall s, default 5400) for hosts running more guests than cores
@@ -74,7 +74,7 @@ set_where() { # VCPUS: the line each section of this run starts with
 smp_given=${VM_SMP:-}
 smp_for() { # WORKLOAD
 	case $1 in
-	pileup | build | mix | oom | combined | db) echo "${smp_given:-4}" ;;
+	pileup | build | mix | oom | combined | db | pgbench) echo "${smp_given:-4}" ;;
 	*) echo "${smp_given:-1}" ;;
 	esac
 }
@@ -375,6 +375,50 @@ bench_db() {
 	} | section db "$(cat "$d/where" 2>/dev/null || echo "$where")"
 }
 
+# pgbench_scan's columns and its database (built on the host, once)
+pgbench_columns=(--column "tps:transactions/s:+:1" --column "lat_avg_ms:latency avg (ms):-:2"
+	--column "lat_p99_ms:latency p99 (ms):-:2" --column "scans:scans:+"
+	--column "refault_file:file refaults:-" --column "max_events:limit hits:-"
+	--column "psi_full_us:PSI full (ms):-" --column pgscan:pgscan --column pgsteal:pgsteal)
+pgbench_data=$repo/build/pg/pgbench.tar
+
+bench_pgbench() {
+	local d=$out/pgbench reps=${PGBENCH_REPS:-3}
+	if [ $report_only = 0 ]; then
+		[ -f "$pgbench_data" ] || "$repo/selftests/workloads/pgbench_prepare.sh" "$pgbench_data" || return 1
+		echo "bench: pgbench_scan (PostgreSQL), $reps runs: stock, budget, thrash_aging, isolation_throttle and combined side by side"
+		# the arms start in another order every run
+		vm "$patched" "$d/side" bash -c '
+			. selftests/lib/arms.sh
+			for rep in $(seq '"$reps"'); do
+				arm_order $rep stock=stock budget=budget thrash_aging=thrash_aging \
+					isolation_throttle=isolation_throttle combined=combined
+				selftests/workloads/pgbench_scan.sh --out /run/results/$rep --data '"$pgbench_data"' \
+					--warmup 10 --seconds 20 "${arm_args[@]}" || exit 1
+			done'
+		echo "$where" >"$d/where"
+		inputs_of "$(basename "$d")" >"$d/inputs"
+	fi
+	{
+		echo "## pgbench_scan (an application beside the seeds): PostgreSQL, zipf reads beside a table scan"
+		echo
+		echo "Per arm a PostgreSQL 15 server in an 80 MiB memcg without swap, pgbench's scale-10 tables"
+		echo "(a 128 MiB pgbench_accounts) on the zram scratch disk read through the page cache"
+		echo "(shared_buffers 8 MiB); from the root cgroup 4 pgbench clients, each transaction a read (19"
+		echo "of 20) or an update (1 of 20) of one row on zipf-distributed keys (s = 1.1), beside one client"
+		echo "summing a column of the whole table over and over, a sequential scan each time (cache_ext's"
+		echo "GET-SCAN shape). Throughput and latency are the row clients', scans the scanner's completed"
+		echo "ones. 10 virtual s of warmup, then 20 measured; the arms side by side in one guest, started"
+		echo "in another order each run; $reps runs."
+		echo "No swap: swappiness decides nothing here."
+		echo
+		python3 "$repo/bench/summarize_arms.py" "${pgbench_columns[@]}" --compare budget/stock \
+			--compare thrash_aging/stock --compare isolation_throttle/stock \
+			--compare combined/stock "$d"/side/[0-9]*/pgbench.csv
+		echo
+	} | section pgbench "$(cat "$d/where" 2>/dev/null || echo "$where")"
+}
+
 # parallel_build's columns and its root file system (built on the host, once)
 build_columns=(--column "seconds:build time (virtual s):-:2" --column "status:make's exit status"
 	--column "objects:objects built:+" --column "psi_full_us:PSI full (ms):-"
@@ -651,8 +695,8 @@ main() {
 	local w
 	for w in "${workloads[@]}"; do
 		if [ $report_only = 1 ] &&
-			! [[ " overhead bed swappiness thrash pileup mix oom db build combined " == *" $w "* ]]; then
-			echo "bench: --report knows overhead, bed, swappiness, thrash, pileup, mix, oom, db, build and combined, not '$w'" >&2
+			! [[ " overhead bed swappiness thrash pileup mix oom db pgbench build combined " == *" $w "* ]]; then
+			echo "bench: --report knows overhead, bed, swappiness, thrash, pileup, mix, oom, db, pgbench, build and combined, not '$w'" >&2
 			exit 2
 		fi
 		export VM_SMP

@@ -36,6 +36,9 @@ mix | oom) files="$(pol budget) selftests/workloads/file_anon_mix.sh
 db) files="$(pol budget combined isolation_throttle thrash_aging)
 	selftests/workloads/db_prepare.sh selftests/workloads/db_readmostly.sh
 	selftests/workloads/db_readmostly.cnf bench/summarize_arms.py" ;;
+pgbench) files="$(pol budget combined isolation_throttle thrash_aging)
+	selftests/workloads/pgbench_prepare.sh selftests/workloads/pgbench_scan.sh
+	bench/summarize_arms.py" ;;
 build) files="$(pol isolation_throttle budget) selftests/workloads/build_prepare.sh
 	selftests/workloads/parallel_build.sh bench/summarize_arms.py" ;;
 combined) files="$(pol combined budget isolation_throttle thrash_aging)
