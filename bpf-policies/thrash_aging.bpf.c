@@ -2,7 +2,7 @@
 /*
  * thrash_aging: age when eviction only recycles the oldest generation
  * (seed 001). See thrash_aging.bpf.h. Knobs: refault_pct, min_evictions,
- * window_ms, min_interval_ms, collapse_check_windows.
+ * window_ms, min_interval_ms, hold_max_ms, collapse_check_windows.
  */
 #include "thrash_aging.bpf.h"
 

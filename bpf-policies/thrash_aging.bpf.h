@@ -40,6 +40,15 @@
  * the readers' refaulted pages raise the refault rate, and where a file
  * read twice lands too.
  *
+ * A hold lasts hold_max_ms at most. With four generations the kernel puts
+ * a faulted file folio that is neither workingset nor referenced in the
+ * oldest one (lru_gen_folio_seq()): when the collapse came while the cold
+ * read was still going on (several reclaimers at once), the collapsed
+ * generation is the readers' and their refaults refill it as fast as it
+ * is evicted, so it is never gone and the cold file above it is never
+ * reached. After hold_max_ms thrashing is judged again, and a second
+ * collapse takes the cold file with it.
+ *
  * Only the page cache is judged. An anon set whose oldest generation
  * thrashes is one that does not fit (isolation_pileup: random touches over
  * twice the memcg), where no order of eviction helps; collapsing its
@@ -71,6 +80,9 @@ MGLRU_EXT_KNOB(
 	"length of the window the eviction and refault rates are taken over");
 MGLRU_EXT_KNOB(__u32, min_interval_ms, 100, 0, 600000,
 	       "least time between two thrash-triggered agings of a memcg");
+MGLRU_EXT_KNOB(
+	__u32, hold_max_ms, 2000, 100, 600000,
+	"longest hold on a collapsed generation: after it, thrashing is judged again");
 MGLRU_EXT_KNOB(
 	__u32, collapse_check_windows, 20, 0, 1000,
 	"windows after a collapse in which a larger generation above it means a read escaped it, and it is redone");
@@ -207,7 +219,8 @@ static __always_inline s32 thrash_aging(const struct mglru_ext_ctx *ctx)
 		w->burst_seq = 0;
 		window_start(w, ctx, now);
 	}
-	if (w->holding && oldest <= w->hold_seq) {
+	if (w->holding && oldest <= w->hold_seq &&
+	    now - w->hold_ns < (__u64)hold_max_ms * MGLRU_EXT_NS_PER_MS) {
 		if (now - w->start_ns < window_ms * MGLRU_EXT_NS_PER_MS)
 			return ctx->stock;
 		window_start(w, ctx, now);
