@@ -27,7 +27,7 @@ pol() { for p in "$@"; do ls bpf-policies/$p.bpf.*; done; }
 case $name in
 thrash) files="$(pol thrash_aging) selftests/workloads/madv_random_thrash.sh
 	selftests/workloads/thrash_load.c bench/summarize_thrash.py" ;;
-pileup) files="$(pol isolation_throttle budget) selftests/workloads/isolation_pileup.sh
+pileup) files="$(pol isolation_throttle budget combined thrash_aging) selftests/workloads/isolation_pileup.sh
 	selftests/workloads/anon_touch.c bench/summarize_pileup.py" ;;
 swappiness) files="$(pol swappiness) selftests/workloads/swappiness_sweep.sh
 	selftests/workloads/anon_file_lockstep.c bench/summarize_swappiness.py" ;;
