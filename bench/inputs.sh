@@ -35,10 +35,10 @@ mix | oom) files="$(pol budget) selftests/workloads/file_anon_mix.sh
 	selftests/workloads/file_anon_mix.c bench/summarize_arms.py bench/median_range.py" ;;
 db) files="$(pol budget combined isolation_throttle thrash_aging)
 	selftests/workloads/db_prepare.sh selftests/workloads/db_readmostly.sh
-	selftests/workloads/db_readmostly.cnf bench/summarize_arms.py" ;;
+	selftests/workloads/db_readmostly.cnf selftests/lib/db_counters.sh bench/summarize_arms.py" ;;
 pgbench) files="$(pol budget combined isolation_throttle thrash_aging)
 	selftests/workloads/pgbench_prepare.sh selftests/workloads/pgbench_scan.sh
-	bench/summarize_arms.py" ;;
+	selftests/lib/db_counters.sh bench/summarize_arms.py" ;;
 build) files="$(pol isolation_throttle budget) selftests/workloads/build_prepare.sh
 	selftests/workloads/parallel_build.sh bench/summarize_arms.py" ;;
 combined) files="$(pol combined budget isolation_throttle thrash_aging)

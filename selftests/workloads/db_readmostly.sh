@@ -28,6 +28,7 @@ set -u
 repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$repo/selftests/lib/arms.sh"
 . "$repo/selftests/lib/bed.sh"
+. "$repo/selftests/lib/db_counters.sh"
 scratch=${MGLRU_SCRATCH:-/run/scratch}
 
 out=
@@ -114,21 +115,20 @@ declare -A base
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=/sys/fs/cgroup/db-$arm_name
-	base[$arm_name]="$(arm_stat "$cg" workingset_refault_file) $(arm_stat "$cg" pgscan) $(arm_stat "$cg" pgsteal) $(arm_event "$cg" max) $(arm_psi_full "$cg")"
+	base[$arm_name]=$(db_counters_mark "$cg")
 done
 clients --time="$seconds" run
 
-echo "arm,tps,lat_avg_ms,lat_p99_ms,errors,refault_file,pgscan,pgsteal,oom_kill,max_events,psi_full_us,anon_mb,file_mb" >"$out/db.csv"
+echo "arm,tps,lat_avg_ms,lat_p99_ms,errors,$db_counters_columns" >"$out/db.csv"
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=/sys/fs/cgroup/db-$arm_name
 	sb=$out/$arm_name.sysbench
-	read -r r0 s0 t0 m0 p0 <<<"${base[$arm_name]}"
 	tps=$(sed -n 's/.*transactions: *[0-9]* *(\([0-9.]*\) per sec.*/\1/p' "$sb")
 	avg=$(awk '/^ *avg:/ { print $2; exit }' "$sb")
 	p99=$(awk '/99th percentile:/ { print $3; exit }' "$sb")
 	errs=$(sed -n 's/.*ignored errors: *\([0-9]*\).*/\1/p' "$sb")
-	echo "$arm_name,${tps:-0},${avg:-},${p99:-},${errs:-},$(($(arm_stat "$cg" workingset_refault_file) - r0)),$(($(arm_stat "$cg" pgscan) - s0)),$(($(arm_stat "$cg" pgsteal) - t0)),$(arm_event "$cg" oom_kill),$(($(arm_event "$cg" max) - m0)),$(($(arm_psi_full "$cg") - p0)),$(($(arm_stat "$cg" anon) >> 20)),$(($(arm_stat "$cg" file) >> 20))" >>"$out/db.csv"
+	echo "$arm_name,${tps:-0},${avg:-},${p99:-},${errs:-},$(db_counters_since "$cg" "${base[$arm_name]}")" >>"$out/db.csv"
 	arm_detach "$cg"
 	arm_remove "$cg"
 	rm -rf "$scratch/db-$arm_name"

@@ -32,6 +32,7 @@ set -u
 repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$repo/selftests/lib/arms.sh"
 . "$repo/selftests/lib/bed.sh"
+. "$repo/selftests/lib/db_counters.sh"
 scratch=${MGLRU_SCRATCH:-/run/scratch}
 pg=/usr/lib/postgresql/15
 
@@ -154,21 +155,20 @@ declare -A base
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=/sys/fs/cgroup/pg-$arm_name
-	base[$arm_name]="$(arm_stat "$cg" workingset_refault_file) $(arm_stat "$cg" pgscan) $(arm_stat "$cg" pgsteal) $(arm_event "$cg" max) $(arm_psi_full "$cg")"
+	base[$arm_name]=$(db_counters_mark "$cg")
 done
 clients "$seconds" log
 
-echo "arm,tps,lat_avg_ms,lat_p99_ms,scans,refault_file,pgscan,pgsteal,oom_kill,max_events,psi_full_us,anon_mb,file_mb" >"$out/pgbench.csv"
+echo "arm,tps,lat_avg_ms,lat_p99_ms,scans,$db_counters_columns" >"$out/pgbench.csv"
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=/sys/fs/cgroup/pg-$arm_name
-	read -r r0 s0 t0 m0 p0 <<<"${base[$arm_name]}"
 	tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$out/$arm_name.get")
 	scans=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out/$arm_name.scan")
 	# the third field of a transaction's log line is its latency in us
 	read -r avg p99 < <(cat "$out/$arm_name".log.* 2>/dev/null | awk '{ print $3 }' | sort -n |
 		awk '{ l[NR] = $1; s += $1 } END { if (NR) printf "%.2f %.2f\n", s / NR / 1000, l[int((NR * 99 + 99) / 100)] / 1000 }')
-	echo "$arm_name,${tps:-0},${avg:-},${p99:-},${scans:-0},$(($(arm_stat "$cg" workingset_refault_file) - r0)),$(($(arm_stat "$cg" pgscan) - s0)),$(($(arm_stat "$cg" pgsteal) - t0)),$(arm_event "$cg" oom_kill),$(($(arm_event "$cg" max) - m0)),$(($(arm_psi_full "$cg") - p0)),$(($(arm_stat "$cg" anon) >> 20)),$(($(arm_stat "$cg" file) >> 20))" >>"$out/pgbench.csv"
+	echo "$arm_name,${tps:-0},${avg:-},${p99:-},${scans:-0},$(db_counters_since "$cg" "${base[$arm_name]}")" >>"$out/pgbench.csv"
 	rm -f "$out/$arm_name".log.*
 	arm_detach "$cg"
 	arm_remove "$cg"
