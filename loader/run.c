@@ -48,8 +48,11 @@ const char compare_usage[] =
 	"OOM kills, PSI memory some/full and the policies' decision counters.\n"
 	"A --set applies to the --policy before it. With --repeat N the pair\n"
 	"runs N times and each figure is the median with its range. The\n"
-	"commands' output goes to stderr, prefixed with their side. Exits 16\n"
-	"when a command failed on either side, else 0.\n";
+	"commands' output goes to stderr, prefixed with their side. CMD finds\n"
+	"its side (A, B) in MGLRUCTL_SIDE and its run (1..N) in MGLRUCTL_RUN:\n"
+	"give each side its own files, or the side that reads a shared file\n"
+	"first is charged for its page cache. Exits 16 when a command failed\n"
+	"on either side, else 0.\n";
 
 /* One policy's side of a run or a comparison. */
 struct side {
@@ -114,10 +117,14 @@ static void side_teardown(struct side *s)
 
 /*
  * Fork CMD into the side's cgroup; it execs once every copy of the pipe's
- * write end @go_w is closed and @go_fd reads EOF (-1, -1: at once).
+ * write end @go_w is closed and @go_fd reads EOF (-1, -1: at once). A
+ * compared command learns its side and run from MGLRUCTL_SIDE and
+ * MGLRUCTL_RUN: two sides reading one file at once would share its page
+ * cache, and only the side that faulted a page in is charged for it.
  */
-static int side_spawn(struct side *s, char **cmd, int go_fd, int go_w)
+static int side_spawn(struct side *s, char **cmd, int go_fd, int go_w, int rep)
 {
+	char label[2] = { s->label, 0 }, run[16];
 	char c;
 
 	s->pid = fork();
@@ -128,6 +135,12 @@ static int side_spawn(struct side *s, char **cmd, int go_fd, int go_w)
 	if (memcg_write(s->cg, "cgroup.procs", "0")) {
 		fprintf(stderr, "mglructl: cannot enter %s\n", s->cg);
 		_exit(127);
+	}
+	if (s->label != 'R') {
+		snprintf(run, sizeof(run), "%d", rep + 1);
+		if (setenv("MGLRUCTL_SIDE", label, 1) ||
+		    setenv("MGLRUCTL_RUN", run, 1))
+			_exit(127);
 	}
 	if (go_w >= 0)
 		close(go_w);
@@ -283,7 +296,7 @@ int cmd_run(int argc, char **argv)
 	if (ret)
 		return ret;
 	fflush(stdout);
-	ret = side_spawn(s, argv + optind, -1, -1);
+	ret = side_spawn(s, argv + optind, -1, -1, 0);
 	if (!ret) {
 		signal(SIGINT, SIG_IGN);
 		wait_sides(s, 1, monotonic_s());
@@ -406,7 +419,7 @@ static int compare_once(struct run_opts *o, char **cmd, int rep,
 	fflush(stdout);
 	fflush(stderr);
 	for (i = 0; i < 2 && !ret; i++) {
-		ret = side_spawn(&o->sides[i], cmd, go[0], go[1]);
+		ret = side_spawn(&o->sides[i], cmd, go[0], go[1], rep);
 		if (ret && i) {
 			close(go[1]);
 			kill(o->sides[0].pid, SIGKILL);

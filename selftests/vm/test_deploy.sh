@@ -54,6 +54,16 @@ wait_policy() {
 	return 1
 }
 nr_attached() { cat /sys/kernel/mm/mglru_ext/nr_attached; }
+# wait_log FILE PATTERN [TENTHS]: wait until FILE has a line matching PATTERN
+# (a loaded host may take seconds to start the daemon)
+wait_log() {
+	local i
+	for i in $(seq "${3:-100}"); do
+		grep -q -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
 
 cat >"$conf" <<EOF
 # web servers get the budgeted loop
@@ -122,8 +132,7 @@ eject_after = 1
 EOF
 "$ctl" daemon --config "$conf" --backoff 1 --max-restarts 2 >"$log" 2>&1 &
 daemon=$!
-sleep 2
-kill -0 $daemon && grep -q "mglructl daemon $daemon: config $conf, 2 sections" "$log"
+wait_log "$log" "mglructl daemon $daemon: config $conf, 2 sections" && kill -0 $daemon
 tap_ok $? "the daemon starts with the config" "$(cat "$log")"
 # Loading a policy (the verifier) takes its own time on this slow guest:
 # the daemon must add less than a second to what one mglructl load takes,
@@ -183,7 +192,7 @@ tap_ok $? "after the limit it stays out: stock MGLRU decides there"
 cp "$conf" "$conf.good"
 echo "not ini at all" >>"$conf"
 kill -HUP $daemon
-sleep 1.5
+wait_log "$log" "keeping the previous assignment"
 mkdir $cgroot/deploy/web-after-bad-hup
 grep -q "^$conf:[0-9]*: syntax error" "$log" && grep -q "keeping the previous assignment" "$log" &&
 	wait_policy deploy/web-after-bad-hup budget 30 && kill -0 $daemon
@@ -209,7 +218,8 @@ sleep 0.5
 tap_ok $? "SIGKILL of the daemon leaves its policies attached"
 "$ctl" daemon --config "$conf" --backoff 1 --max-restarts 2 >"$log.2" 2>&1 &
 daemon=$!
-sleep 2
+# a second for its first look at the cgroups, once it has started
+wait_log "$log.2" "mglructl daemon $daemon: config" && sleep 2
 [ "$before" = "$(for cg in web-1 web-2 web-new batch; do current_policy deploy/$cg; done)" ] &&
 	! grep -q "] attached .* to /deploy/web" "$log.2"
 tap_ok $? "a restarted daemon adopts them without attaching again" "$(cat "$log.2")"
@@ -223,8 +233,12 @@ rc=$?
 tap_ok $? "SIGTERM detaches the config's policies and exits 0 (status $rc)" "$(tail -8 "$log.2")"
 unload_all
 
-# compare: the same command under stock and budget at once, repeated.
-cmd="dd if=$file iflag=nocache count=0 status=none; cat $file >/dev/null"
+# compare: the same command under stock and budget at once, repeated;
+# each side reads its own file (MGLRUCTL_SIDE), so each is charged for it.
+big_file deploy.A.bin 96 >/dev/null
+big_file deploy.B.bin 96 >/dev/null
+cmd="f=$scratch/deploy.\$MGLRUCTL_SIDE.bin; [ \$MGLRUCTL_RUN -ge 1 ] &&
+	dd if=\$f iflag=nocache count=0 status=none && cat \$f >/dev/null"
 out=$("$ctl" compare --policy budget --memory-max 32M --repeat 2 -- sh -c "$cmd" 2>/dev/null)
 rc=$?
 [ $rc = 0 ] && grep -qE "^median \[range\] +A: none \(stock\) +B: budget" <<<"$out" &&
