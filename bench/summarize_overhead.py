@@ -243,7 +243,7 @@ def hooks(rows):
           f"(stock_isolate_only - stock_no_hooks{resolved(iso, nohooks)})")
     extra = nobudget.calls - iso.calls
     call = (nobudget.ns - iso.ns) / extra if extra else 0
-    print(f"- each further hook of the batch, sharing that fill: {call:.0f} instructions "
+    print(f"- each further hook of the batch: {call:.0f} instructions "
           f"(stock_no_budget - stock_isolate_only, over the calls it adds{resolved(nobudget, iso)})")
     extra = passthrough.calls - nobudget.calls
     if extra:
