@@ -633,7 +633,7 @@ bench_hooks() {
 	for p in stock_no_hooks stock_isolate_only stock_no_budget; do
 		arms+=(--arm "$p=$t/$p.bpf.o")
 	done
-	arms+=(--arm passthrough=passthrough)
+	arms+=(--arm passthrough=passthrough --arm "passthrough_lru=$t/passthrough_lru.bpf.o")
 	echo "bench: what one hook call and one context fill cost (file load, bench kernel)"
 	vm "$patched" "$d" selftests/workloads/reclaim_overhead.sh --out /run/results \
 		--load file "${arms[@]}" --reps 5 || return 1
@@ -642,8 +642,10 @@ bench_hooks() {
 		echo
 		echo "The file load of reclaim_overhead (one 384 MiB stream through a 64 MiB memcg), 5 runs per arm,"
 		echo "under policies that return the stock decision from more and more hooks: none, a policy with no"
-		echo "hooks, the isolate hook alone, every hook but the budget (the loop stays exactly stock's), and"
-		echo "passthrough. Virtual ns are instructions (instruction clock, shift 0)."
+		echo "hooks, the isolate hook alone, every hook but the budget (the loop stays exactly stock's),"
+		echo "passthrough, and passthrough_lru, which is passthrough without MGLRU_EXT_OPS_NO_LRU (the kernel"
+		echo "fills ctx->lru for it, as for a policy that reads it). Virtual ns are instructions (instruction"
+		echo "clock, shift 0)."
 		echo
 		python3 "$repo/bench/summarize_overhead.py" hooks "$d/overhead.csv"
 		echo

@@ -51,7 +51,7 @@ overhead | hooks | bed)
 	files="selftests/workloads/reclaim_overhead.sh selftests/workloads/reclaim_load.c
 	selftests/workloads/bed_load.h bench/summarize_overhead.py"
 	case $name in
-	hooks) files="$files $(pol passthrough) $(ls selftests/policies/stock_*.bpf.c)" ;;
+	hooks) files="$files $(pol passthrough) $(ls selftests/policies/stock_*.bpf.c) selftests/policies/passthrough_lru.bpf.c" ;;
 	overhead) files="$files $(ls bpf-policies/*.bpf.*)" ;;
 	esac ;;
 iteration) files="$(pol thrash_aging) $(ls loader/*.c loader/*.h)" ;;

@@ -214,12 +214,12 @@ def scaling(rows):
 
 def hooks(rows):
     c = cells(rows, lambda r: r["arm"])
-    need = ("none", "stock_no_hooks", "stock_isolate_only", "stock_no_budget", "passthrough")
+    need = ("none", "stock_no_hooks", "stock_isolate_only", "stock_no_budget", "passthrough", "passthrough_lru")
     missing = [a for a in need if a not in c]
     if missing:
         print("summarize_overhead: hooks needs the arms " + ", ".join(missing), file=sys.stderr)
         sys.exit(1)
-    none, nohooks, iso, nobudget, passthrough = (c[a] for a in need)
+    none, nohooks, iso, nobudget, passthrough, filled = (c[a] for a in need)
     print("| arm | runs | virtual ms per run (spread) | pages scanned | hook calls per run | / none |")
     print("|---|---|---|---|---|---|")
     for a in need:
@@ -239,18 +239,21 @@ def hooks(rows):
     print(f"- a pass with a policy attached, before any hook: {(nohooks.ns - none.ns) / passes:.0f} instructions "
           f"(stock_no_hooks - none, over {passes:.0f} batches, one per pass on this load"
           f"{resolved(nohooks, none)})")
-    print(f"- the first hook of a batch, with its context fill: {(iso.ns - nohooks.ns) / iso.calls:.0f} instructions "
+    print(f"- the first hook of a batch: {(iso.ns - nohooks.ns) / iso.calls:.0f} instructions "
           f"(stock_isolate_only - stock_no_hooks{resolved(iso, nohooks)})")
     extra = nobudget.calls - iso.calls
     call = (nobudget.ns - iso.ns) / extra if extra else 0
-    print(f"- each further hook of the batch, sharing that fill: {call:.0f} instructions "
+    print(f"- each further hook of the batch: {call:.0f} instructions "
           f"(stock_no_budget - stock_isolate_only, over the calls it adds{resolved(nobudget, iso)})")
-    print(f"- so one context fill is about {(iso.ns - nohooks.ns) / iso.calls - call:.0f} instructions")
     extra = passthrough.calls - nobudget.calls
     if extra:
         print(f"- the budget hook (on 6.12 it also turns the pass into the budgeted loop): "
               f"{(passthrough.ns - nobudget.ns) / extra:.0f} instructions per call (passthrough - stock_no_budget)")
     print(f"- passthrough in all: {100 * (passthrough.ns / none.ns - 1):+.3f}% per run of this load")
+    print(f"- ctx->lru filled before the first hook of each batch, for a policy without MGLRU_EXT_OPS_NO_LRU: "
+          f"{(filled.ns - passthrough.ns) / passes:.0f} instructions a batch "
+          f"(passthrough_lru - passthrough{resolved(filled, passthrough)}); "
+          f"such a policy's hooks in all: {100 * (filled.ns / none.ns - 1):+.3f}% per run")
 
 
 def bed(dirs):

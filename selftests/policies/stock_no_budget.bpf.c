@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Every hook but the budget, each returning the stock decision. Without a
- * budget hook the loop is exactly stock's, and the aging, isolate and type
- * hooks of a batch share one context fill, so against stock_isolate_only
- * this prices a hook call without a fill (make bench BENCH=hooks).
+ * Every hook but the budget, each returning the stock decision and reading
+ * nothing of ctx->lru, as passthrough. Without a budget hook the loop is
+ * exactly stock's, so against stock_isolate_only this prices a further
+ * hook call of a batch (make bench BENCH=hooks).
  */
 #include "policy.bpf.h"
 
@@ -26,5 +26,6 @@ MGLRU_EXT_OPS_DEFINE(stock_no_budget_ops) = {
 	.choose_type = (void *)stock_no_budget_type,
 	.isolate = (void *)stock_no_budget_isolate,
 	.aging = (void *)stock_no_budget_aging,
+	.flags = MGLRU_EXT_OPS_NO_LRU,
 	.name = "stock_no_budget",
 };
