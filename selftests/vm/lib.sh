@@ -107,15 +107,21 @@ memevent() {
 	awk -v k="$2" '$1 == k { print $2 }' "$cgroot/$1/memory.events"
 }
 
-# wait_state ID STATE [SECONDS]: wait for policy ID to reach STATE
-wait_state() {
-	local i
-	for i in $(seq $((${3:-10} * 10))); do
-		[ "$(policy_field "$1" state)" = "$2" ] && return 0
+# retry TENTHS CMD...: run CMD every tenth of a second until it succeeds,
+# at most TENTHS times
+retry() {
+	local n=$1 i
+	shift
+	for i in $(seq "$n"); do
+		"$@" && return 0
 		sleep 0.1
 	done
 	return 1
 }
+
+# wait_state ID STATE [SECONDS]: wait for policy ID to reach STATE
+has_state() { [ "$(policy_field "$1" state)" = "$2" ]; }
+wait_state() { retry $((${3:-10} * 10)) has_state "$1" "$2"; }
 
 # as_nobody CMD...: run CMD as an unprivileged user. The checkout may sit in
 # a directory only root can enter (CI clones into mktemp -d), so the tools

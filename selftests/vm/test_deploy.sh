@@ -43,27 +43,20 @@ current_policy() {
 	policy_on_cg_id "$cg"
 }
 # wait_policy CG NAME [TENTHS]: wait until NAME is attached on CG
+has_policy() { # CG_ID NAME
+	local l
+	l=$(policy_on_cg_id "$1")
+	[ "${l#* }" = "$2 attached" ]
+}
 wait_policy() {
-	local i cg l
+	local cg
 	cg=$(stat -c %i "$cgroot/$1") || return 1
-	for i in $(seq "${3:-50}"); do
-		l=$(policy_on_cg_id "$cg")
-		[ "${l#* }" = "$2 attached" ] && return 0
-		sleep 0.1
-	done
-	return 1
+	retry "${3:-50}" has_policy "$cg" "$2"
 }
 nr_attached() { cat /sys/kernel/mm/mglru_ext/nr_attached; }
 # wait_log FILE PATTERN [TENTHS]: wait until FILE has a line matching PATTERN
 # (a loaded host may take seconds to start the daemon)
-wait_log() {
-	local i
-	for i in $(seq "${3:-100}"); do
-		grep -q -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
+wait_log() { retry "${3:-100}" grep -qs -- "$2" "$1"; }
 
 cat >"$conf" <<EOF
 # web servers get the budgeted loop
