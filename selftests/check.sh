@@ -13,12 +13,6 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/selftests/lib/tap.sh"
 pass=0
 fail=0
-total() { # OUTPUT
-	local p f
-	read -r p f < <(tap_totals "$1")
-	pass=$((pass + ${p:-0}))
-	fail=$((fail + ${f:-1}))
-}
 
 # Stream each part's output and keep a copy to read its totals from. (tee
 # to /dev/stderr would reopen it, truncating a log file CI redirects to.)
@@ -32,16 +26,16 @@ MAKEFLAGS= MAKELEVEL= nice -n 19 make --no-print-directory -C "$repo" backport-r
 	>"$backport_log" 2>&1 &
 backport_build=$!
 "$repo/selftests/host/run.sh" 2>&1 | tee "$copy"
-total "$(cat "$copy")"
+tap_add "$(cat "$copy")"
 # every VM suite on 7.3, the primary base
 "$repo/selftests/run-vm-tests.sh" --base 7.3 2>&1 | tee "$copy"
-total "$(cat "$copy")"
+tap_add "$(cat "$copy")"
 # the backport, on the same policy objects and mglructl
 backport_start=$SECONDS
 if wait $backport_build; then
 	echo "# the 6.12 kernel was ready $((SECONDS - backport_start)) s after the 7.3 suites"
 	"$repo/selftests/run-vm-tests.sh" --base 6.12 --guest-only $backport_tests 2>&1 | tee "$copy"
-	total "$(cat "$copy")"
+	tap_add "$(cat "$copy")"
 else
 	tail -n 20 "$backport_log"
 	echo "not ok - the 6.12 backport's kernel and kselftests build (log: $backport_log)"
