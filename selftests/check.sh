@@ -22,6 +22,7 @@ start=$SECONDS
 
 # not make's child: a make of its own, with no jobserver of the caller's
 backport_log=$repo/build/check-backport-build.log
+mkdir -p "$repo/build"
 MAKEFLAGS= MAKELEVEL= nice -n 19 make --no-print-directory -C "$repo" backport-ready \
 	>"$backport_log" 2>&1 &
 backport_build=$!
@@ -33,7 +34,7 @@ tap_add "$(cat "$copy")"
 # the backport, on the same policy objects and mglructl
 backport_start=$SECONDS
 if wait $backport_build; then
-	echo "# the 6.12 kernel was ready $((SECONDS - backport_start)) s after the 7.3 suites"
+	echo "# the 6.12 kernel: waited $((SECONDS - backport_start)) s for its build after the 7.3 suites"
 	"$repo/selftests/run-vm-tests.sh" --base 6.12 --guest-only $backport_tests 2>&1 | tee "$copy"
 	tap_add "$(cat "$copy")"
 else
