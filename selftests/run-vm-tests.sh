@@ -34,18 +34,12 @@ fi
 
 pass=0
 fail=0
-add() { # OUTPUT
-	local p f
-	read -r p f < <(tap_totals "$1")
-	pass=$((pass + ${p:-0}))
-	fail=$((fail + ${f:-1}))
-}
 
 if [ $guest_only = 0 ]; then
 	echo "# vm suite: runner"
 	out=$("$repo/selftests/test_vm_runner.sh" "${kernel_args[@]}")
 	echo "$out"
-	add "$out"
+	tap_add "$out"
 fi
 
 # test_bed and test_policies need the instruction clock: they get a boot of

@@ -11,6 +11,8 @@
 #                                4 (kselftest skip) when everything skipped
 #   tap_totals OUTPUT            "P F" from a suite's last "P passed, F failed"
 #                                line; nothing when it has none
+#   tap_add OUTPUT               adds a suite's totals to the caller's pass and
+#                                fail; a suite with none counts as one failure
 #
 # A test that took 10 s or more since the previous one is followed by a
 # diagnostic line "# took N s", so a slow suite shows where its time goes.
@@ -75,4 +77,11 @@ tap_end() {
 
 tap_totals() { # OUTPUT
 	sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' <<<"$1" | tail -1
+}
+
+tap_add() { # OUTPUT
+	local p f
+	read -r p f < <(tap_totals "$1")
+	pass=$((pass + ${p:-0}))
+	fail=$((fail + ${f:-1}))
 }
