@@ -59,9 +59,11 @@ release() {
 		cat "$repo/build/kernel/$1/include/config/kernel.release" 2>/dev/null || echo "not built"
 }
 commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo "?")
-# a tree with uncommitted changes is not the commit: say so
+# a tree with uncommitted changes is not the commit: say so (results.md
+# aside: an earlier workload of the same run writes its section there)
 dirty=
-[ -z "$(git -C "$repo" status --porcelain --untracked-files=no 2>/dev/null)" ] || dirty=" (tree dirty)"
+[ -z "$(git -C "$repo" status --porcelain --untracked-files=no -- . ':!docs/results.md' 2>/dev/null)" ] ||
+	dirty=" (tree dirty)"
 set_where() { # VCPUS: the line each section of this run starts with
 	where="measured $(date -u +%Y-%m-%d) at $commit$dirty:"
 	where+=" bench kernel $(release "$base/bench") (patched), stock kernel $(release "$base/stock") (unpatched);"
