@@ -225,13 +225,13 @@ $(MGLRUCTL): $(LOADER_CMD_SRCS) $(LOADER_LIB) $(LOADER_HDRS) $(LIBBPF_A)
 		$(LOADER_LIB) $(LIBBPF_A) $(LOADER_LIBS)
 
 # Tests.
-# Every suite on 7.3, the primary base (what CI runs).
 # On 6.12, the backport: the boot, hook, shipped-policy and kselftest
 # suites, with the same policy objects and mglructl as on 7.3.
 BACKPORT_TESTS := test_boot test_hooks test_shipped test_kselftests
 
-# selftests/check.sh builds the backport (backport-ready) while the 7.3
-# suites run, then runs BACKPORT_TESTS on it.
+# What CI runs: every suite on 7.3, the primary base, then BACKPORT_TESTS
+# on 6.12; selftests/check.sh builds the backport (backport-ready) while
+# the 7.3 suites run.
 check: $(call kstamp_patched,$(PRIMARY)) policies loader workloads $(BPFTOOL) $(TEST_PARSE) \
 		$(BUILD)/kmod/$(PRIMARY)/warn_on_load.ko $(ATTACH_STORM) sdk-stage kselftests-$(PRIMARY)
 	@BACKPORT_TESTS="$(BACKPORT_TESTS)" selftests/check.sh

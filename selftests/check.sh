@@ -1,14 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # `make check`: the host tests, every VM suite on 7.3 (the primary base),
-# then the 6.12 backport's boot, hook, shipped-policy and kselftest suites
-# (make check-backport's); the grand total last. The backport's kernel
-# builds while the 7.3 guests run, at the lowest CPU priority: it takes
-# the CPU they leave idle, and they keep what they need (their
-# responsiveness tests measure wall-clock gaps).
+# then the 6.12 backport's suites (BACKPORT_TESTS); the grand total last.
+# The backport's kernel builds while the 7.3 guests run, at the lowest CPU
+# priority: it takes the CPU they leave idle, and they keep what they need
+# (their responsiveness tests measure wall-clock gaps).
 set -u
-# BACKPORT_TESTS: the 6.12 suites (the Makefile sets them)
-backport_tests=${BACKPORT_TESTS:-test_boot test_hooks test_shipped test_kselftests}
+# the 6.12 suites: the Makefile's list, the one check-backport runs
+backport_tests=${BACKPORT_TESTS:?run by make check, which sets BACKPORT_TESTS}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/selftests/lib/tap.sh"
 pass=0
