@@ -89,8 +89,11 @@ all: policies loader
 # linux-source-7.3 is not in Debian 12's archive: make deps downloads it
 # from trixie-backports (or sid) and unpacks it under build/deb/, without
 # installing it (scripts/fetch-linux-source.sh).
+# A first build needs room for both kernel trees, their kernels and the
+# VM's root (about 12 GiB): checked once, before anything is fetched.
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP):
+	@scripts/check-space.sh $(BUILD) 13
 	@scripts/install-deps.sh $(DEB_PACKAGES)
 	@scripts/fetch-linux-source.sh 7.3
 	@mkdir -p $(BUILD) && touch $@
