@@ -343,7 +343,8 @@ bench_oom() {
 
 # db_readmostly's columns and its database (built on the host, once)
 db_columns=(--column "tps:transactions/s:+:1" --column "lat_avg_ms:latency avg (ms):-:1"
-	--column "lat_p99_ms:latency p99 (ms):-:1" --column "refault_file:file refaults:-"
+	--column "lat_p99_ms:latency p99 (ms):-:1" --column "pgpgin_kib:pgpgin (KiB):-"
+	--column "refault_file:file refaults:-"
 	--column "max_events:limit hits:-" --column "psi_full_us:PSI full (ms):-"
 	--column pgscan:pgscan --column pgsteal:pgsteal)
 db_data=$repo/build/db/sbtest.tar
@@ -371,7 +372,9 @@ bench_db() {
 		echo "rows) on the zram scratch disk read through the page cache (an 8 MiB buffer pool); sysbench"
 		echo "from the root cgroup, 4 threads, each transaction 19 point selects and 1 index update"
 		echo "(YCSB workload B's 95/5) on pareto-distributed keys, 10 virtual s of warmup, then 30 measured."
-		echo "The arms side by side in one guest, started in another order each run; $reps runs."
+		echo "The arms side by side in one guest, started in another order each run; $reps runs. pgpgin:"
+		echo "what each arm's memcg read from disk in the measured run (its io.stat; the guest's pgpgin is"
+		echo "every arm's together)."
 		echo
 		python3 "$repo/bench/summarize_arms.py" "${db_columns[@]}" --compare budget/stock \
 			--compare thrash_aging/stock --compare combined/stock "$d"/side/[0-9]*/db.csv

@@ -18,9 +18,9 @@
 # Usage: db_readmostly.sh --out DIR --data TAR [--arm NAME=POLICY]...
 #        [--seconds S] [--warmup S] [--memcg-mb MB] [--threads N]
 # TAR: the database from db_prepare.sh.
-# Writes DIR/db.csv: arm,tps,lat_avg_ms,lat_p99_ms,errors,refault_file,
-#        pgscan,pgsteal,oom_kill,max_events,psi_full_us,anon_mb,file_mb (the
-#        memcg's anon and page cache at the end); the counters are
+# Writes DIR/db.csv: arm,tps,lat_avg_ms,lat_p99_ms,errors,pgpgin_kib,
+#        refault_file,pgscan,pgsteal,oom_kill,max_events,psi_full_us,anon_mb,
+#        file_mb (the memcg's anon and page cache at the end); the counters are
 #        the measured run's (sysbench runs twice: a warmup, then the
 #        measured run), and DIR/NAME.sysbench and DIR/NAME.server (the
 #        measured run's and the server's logs).
@@ -54,6 +54,14 @@ done
 [ -n "$out" ] || { echo "db_readmostly: --out DIR is required" >&2; exit 2; }
 [ -f "$data" ] || { echo "db_readmostly: --data TAR is required (db_prepare.sh makes it)" >&2; exit 2; }
 [ ${#arms[@]} -gt 0 ] || arms=(stock=stock)
+
+# What an arm read from disk, in KiB (pgpgin's unit): the rbytes of its
+# io.stat over every device. The guest's /proc/vmstat pgpgin is the sum of
+# all arms side by side; io.stat needs the io controller on the arms.
+db_read_kib() { # CG
+	awk '{ for (i = 2; i <= NF; i++) if (sub(/^rbytes=/, "", $i)) s += $i }
+		END { printf "%d\n", s / 1024 }' "$1/io.stat"
+}
 arm_alone "${arms[@]}" || exit 2
 mkdir -p "$out"
 
@@ -61,6 +69,7 @@ server=$(bed_stage_exec mariadbd "$(command -v mariadbd || echo /usr/sbin/mariad
 client=$(bed_stage_exec sysbench "$(command -v sysbench)") || exit 1
 
 echo y >/sys/kernel/mm/lru_gen/enabled
+echo +io >/sys/fs/cgroup/cgroup.subtree_control || exit 1
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	dir=$scratch/db-$arm_name
@@ -111,15 +120,16 @@ clients() {
 }
 # the warmup fills the caches; its counters are left out
 clients --time="$warmup" run
-declare -A base
+declare -A base rbase
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=/sys/fs/cgroup/db-$arm_name
 	base[$arm_name]=$(db_counters_mark "$cg")
+	rbase[$arm_name]=$(db_read_kib "$cg")
 done
 clients --time="$seconds" run
 
-echo "arm,tps,lat_avg_ms,lat_p99_ms,errors,$db_counters_columns" >"$out/db.csv"
+echo "arm,tps,lat_avg_ms,lat_p99_ms,errors,pgpgin_kib,$db_counters_columns" >"$out/db.csv"
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=/sys/fs/cgroup/db-$arm_name
@@ -128,7 +138,8 @@ for arm in "${arms[@]}"; do
 	avg=$(awk '/^ *avg:/ { print $2; exit }' "$sb")
 	p99=$(awk '/99th percentile:/ { print $3; exit }' "$sb")
 	errs=$(sed -n 's/.*ignored errors: *\([0-9]*\).*/\1/p' "$sb")
-	echo "$arm_name,${tps:-0},${avg:-},${p99:-},${errs:-},$(db_counters_since "$cg" "${base[$arm_name]}")" >>"$out/db.csv"
+	pgpgin=$(($(db_read_kib "$cg") - ${rbase[$arm_name]}))
+	echo "$arm_name,${tps:-0},${avg:-},${p99:-},${errs:-},$pgpgin,$(db_counters_since "$cg" "${base[$arm_name]}")" >>"$out/db.csv"
 	arm_detach "$cg"
 	arm_remove "$cg"
 	rm -rf "$scratch/db-$arm_name"
