@@ -90,10 +90,11 @@ all: policies loader
 # from trixie-backports (or sid) and unpacks it under build/deb/, without
 # installing it (scripts/fetch-linux-source.sh).
 # A first build needs room for both kernel trees, their kernels and the
-# VM's root (about 12 GiB): checked once, before anything is fetched.
+# VM's root (about 12 GiB): checked before anything is fetched, unless the
+# 7.3 tree is already there (a host that has built before).
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP):
-	@scripts/check-space.sh $(BUILD) 13
+	@[ -d $(BUILD)/src/linux-$(PRIMARY)/.git ] || scripts/check-space.sh $(BUILD) 13
 	@scripts/install-deps.sh $(DEB_PACKAGES)
 	@scripts/fetch-linux-source.sh 7.3
 	@mkdir -p $(BUILD) && touch $@
