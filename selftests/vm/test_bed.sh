@@ -3,9 +3,10 @@
 #
 # The instruction-clocked bed checks itself (docs/bed.md): the same small
 # reclaim load, run three times in one boot, must take the same path twice
-# and cost the same per scanned page on it within BED_TOLERANCE percent. A change that lets host timing back into
-# the guest (a host-backed disk, a 9p read in a measured interval, host
-# randomness) shows up here as a spread of percents.
+# and cost the same per scanned page on it within BED_TOLERANCE percent
+# (BED_SMP_TOLERANCE with several vCPUs). A change that lets host timing
+# back into the guest (a host-backed disk, a 9p read in a measured
+# interval, host randomness) shows up here as a spread of percents.
 #
 # Runs in a guest booted with vm-run.sh --clock instructions.
 set -u
@@ -25,6 +26,16 @@ tap_ok $? "the guest runs on the instruction clock" "MGLRU_CLOCK=$(bed_clock)"
 smp=$(sed -n 's/.*MGLRU_SMP=\([0-9]*\).*/\1/p' /proc/cmdline)
 [ "$(nproc)" = "${smp:-1}" ]
 tap_ok $? "the guest runs ${smp:-1} vCPU(s) on that clock ($(nproc) online)"
+
+# With several vCPUs, two runs that scan within a few pages of each other
+# can still have interleaved the load with kswapd and the kworkers on the
+# other vCPU differently, and the clock counts the instructions of every
+# vCPU: the bed section of docs/results.md measures a 0.9% spread of ns per
+# scanned page for the anon load at 2 vCPUs. A host-timing leak costs
+# whole percents per run, so there the bound is 2%.
+if [ "${smp:-1}" -gt 1 ]; then
+	tolerance=${BED_SMP_TOLERANCE:-2}
+fi
 
 ! grep -qE '^/dev/vd' /proc/swaps && ! grep -qE '^/dev/vd' /proc/mounts
 tap_ok $? "no host-backed disk is in use" "$(cat /proc/swaps /proc/mounts)"
