@@ -15,15 +15,27 @@
 # The server and sysbench run from tmpfs copies (bed_stage_exec), so no
 # page they fault comes over 9p.
 #
+# The databases are on the scratch disk, where a write takes the time to
+# compress a page, or with --write-delay-ms MS on ext4 over dm-delay on
+# zram0, every write MS ms late and reads not delayed: a slow disk, so
+# that the 5% updates leave dirty and writeback folios for reclaim to
+# meet (seed 000 ran on NVMe and names the dirty flush in the loop as part
+# of its gain).
+#
 # Usage: db_readmostly.sh --out DIR --data TAR [--arm NAME=POLICY]...
 #        [--seconds S] [--warmup S] [--memcg-mb MB] [--threads N]
+#        [--write-delay-ms MS]
 # TAR: the database from db_prepare.sh.
 # Writes DIR/db.csv: arm,tps,lat_avg_ms,lat_p99_ms,errors,pgpgin_kib,
-#        refault_file,pgscan,pgsteal,oom_kill,max_events,psi_full_us,anon_mb,
-#        file_mb (the memcg's anon and page cache at the end); the counters are
-#        the measured run's (sysbench runs twice: a warmup, then the
-#        measured run), and DIR/NAME.sysbench and DIR/NAME.server (the
-#        measured run's and the server's logs).
+#        dirty_met,rotated,refault_file,pgscan,pgsteal,oom_kill,max_events,
+#        psi_full_us,anon_mb,file_mb (the memcg's anon and page cache at the
+#        end); the counters are the measured run's (sysbench runs twice: a
+#        warmup, then the measured run); dirty_met (dirty file folios
+#        reclaim met and left to writeback, nr_vmscan_immediate_reclaim) and
+#        rotated (folios moved to the tail when their writeback ended,
+#        pgrotated) are the guest's, every arm's together. Also
+#        DIR/NAME.sysbench and DIR/NAME.server (the measured run's and the
+#        server's logs).
 set -u
 repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$repo/selftests/lib/arms.sh"
@@ -38,6 +50,7 @@ seconds=60
 warmup=20
 memcg_mb=96
 threads=4
+write_delay_ms=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2 ;;
@@ -47,12 +60,14 @@ while [ $# -gt 0 ]; do
 	--warmup) warmup=$2 ;;
 	--memcg-mb) memcg_mb=$2 ;;
 	--threads) threads=$2 ;;
+	--write-delay-ms) write_delay_ms=$2 ;;
 	*) echo "db_readmostly: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift 2
 done
 [ -n "$out" ] || { echo "db_readmostly: --out DIR is required" >&2; exit 2; }
 [ -f "$data" ] || { echo "db_readmostly: --data TAR is required (db_prepare.sh makes it)" >&2; exit 2; }
+[[ $write_delay_ms =~ ^[0-9]+$ ]] || { echo "db_readmostly: --write-delay-ms takes milliseconds, not '$write_delay_ms'" >&2; exit 2; }
 [ ${#arms[@]} -gt 0 ] || arms=(stock=stock)
 
 # What an arm read from disk, in KiB (pgpgin's unit): the rbytes of its
@@ -62,17 +77,37 @@ db_read_kib() { # CG
 	awk '{ for (i = 2; i <= NF; i++) if (sub(/^rbytes=/, "", $i)) s += $i }
 		END { printf "%d\n", s / 1024 }' "$1/io.stat"
 }
+vmstat() { # NAME: the guest's counter
+	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
+}
 arm_alone "${arms[@]}" || exit 2
 mkdir -p "$out"
 
 server=$(bed_stage_exec mariadbd "$(command -v mariadbd || echo /usr/sbin/mariadbd)") || exit 1
 client=$(bed_stage_exec sysbench "$(command -v sysbench)") || exit 1
 
+# the databases' disk
+root=$scratch
+if [ "$write_delay_ms" -gt 0 ]; then
+	root=$scratch/slowdisk
+	export DM_DISABLE_UDEV=1
+	dmsetup remove slowdb 2>/dev/null
+	echo 1 >/sys/block/zram0/reset
+	echo $((200 * ${#arms[@]} + 200))M >/sys/block/zram0/disksize
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 /dev/zram0 >/dev/null || exit 1
+	echo "0 $(blockdev --getsz /dev/zram0) delay /dev/zram0 0 0 /dev/zram0 0 $write_delay_ms" |
+		dmsetup create slowdb || exit 1
+	mkdir -p "$root"
+	mount -t ext4 -o noatime /dev/mapper/slowdb "$root" || exit 1
+	# the servers are gone once their memcgs are (arm_remove)
+	trap 'umount "$root" || umount -l "$root"; dmsetup remove slowdb' EXIT
+fi
+
 echo y >/sys/kernel/mm/lru_gen/enabled
 echo +io >/sys/fs/cgroup/cgroup.subtree_control || exit 1
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
-	dir=$scratch/db-$arm_name
+	dir=$root/db-$arm_name
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	tar -C "$dir" -xf "$data" || exit 1
@@ -86,7 +121,7 @@ bed_settle
 
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
-	dir=$scratch/db-$arm_name
+	dir=$root/db-$arm_name
 	# shellcheck disable=SC2086 # $server is a command line
 	sh -c 'echo $$ >"$0/cgroup.procs"; exec "$@"' "/sys/fs/cgroup/db-$arm_name" \
 		$server --defaults-file="$dir/my.cnf" >"$out/$arm_name.server" 2>&1 &
@@ -95,8 +130,8 @@ for arm in "${arms[@]}"; do
 done
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
-	for _ in $(seq 600); do [ -S "$scratch/db-$arm_name/sock" ] && break; sleep 0.5; done
-	[ -S "$scratch/db-$arm_name/sock" ] ||
+	for _ in $(seq 600); do [ -S "$root/db-$arm_name/sock" ] && break; sleep 0.5; done
+	[ -S "$root/db-$arm_name/sock" ] ||
 		{ echo "db_readmostly: $arm_name's server did not start:" >&2; tail -5 "$out/$arm_name.server" >&2; exit 1; }
 done
 
@@ -112,7 +147,7 @@ clients() {
 	for arm in "${arms[@]}"; do
 		arm_parse "$arm"
 		# shellcheck disable=SC2086 # $client is a command line
-		$client "${sb_opts[@]}" --mysql-socket="$scratch/db-$arm_name/sock" "$@" \
+		$client "${sb_opts[@]}" --mysql-socket="$root/db-$arm_name/sock" "$@" \
 			>"$out/$arm_name.sysbench" 2>&1 &
 		pids+=($!)
 	done
@@ -121,6 +156,8 @@ clients() {
 # the warmup fills the caches; its counters are left out
 clients --time="$warmup" run
 declare -A base rbase
+met=$(vmstat nr_vmscan_immediate_reclaim)
+rotated=$(vmstat pgrotated)
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=/sys/fs/cgroup/db-$arm_name
@@ -128,8 +165,10 @@ for arm in "${arms[@]}"; do
 	rbase[$arm_name]=$(db_read_kib "$cg")
 done
 clients --time="$seconds" run
+met=$(($(vmstat nr_vmscan_immediate_reclaim) - met))
+rotated=$(($(vmstat pgrotated) - rotated))
 
-echo "arm,tps,lat_avg_ms,lat_p99_ms,errors,pgpgin_kib,$db_counters_columns" >"$out/db.csv"
+echo "arm,tps,lat_avg_ms,lat_p99_ms,errors,pgpgin_kib,dirty_met,rotated,$db_counters_columns" >"$out/db.csv"
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=/sys/fs/cgroup/db-$arm_name
@@ -139,9 +178,9 @@ for arm in "${arms[@]}"; do
 	p99=$(awk '/99th percentile:/ { print $3; exit }' "$sb")
 	errs=$(sed -n 's/.*ignored errors: *\([0-9]*\).*/\1/p' "$sb")
 	pgpgin=$(($(db_read_kib "$cg") - ${rbase[$arm_name]}))
-	echo "$arm_name,${tps:-0},${avg:-},${p99:-},${errs:-},$pgpgin,$(db_counters_since "$cg" "${base[$arm_name]}")" >>"$out/db.csv"
+	echo "$arm_name,${tps:-0},${avg:-},${p99:-},${errs:-},$pgpgin,$met,$rotated,$(db_counters_since "$cg" "${base[$arm_name]}")" >>"$out/db.csv"
 	arm_detach "$cg"
 	arm_remove "$cg"
-	rm -rf "$scratch/db-$arm_name"
+	rm -rf "$root/db-$arm_name"
 done
 cat "$out/db.csv"
