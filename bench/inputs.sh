@@ -6,9 +6,10 @@
 # those run, the kernel series and configs of the base it ran on, and the
 # bed's own scripts. inputs.sh --hash NAME prints one hash of their
 # contents (of the kernel series, of what it builds: see below), with the
-# text of bench.sh's bench_NAME() function, so that an edit of one
-# workload's function does not make every section stale. Exit status 3:
-# the kernel tree is not applied, and the hash cannot be taken.
+# text of bench.sh's bench_NAME() function and of the helpers it calls, so
+# that an edit of one workload's function does not make every section
+# stale. Exit status 3: the kernel tree is not applied, and the hash
+# cannot be taken.
 #
 # BASE (default 7.3) picks the kernel series.
 set -euo pipefail
@@ -22,6 +23,8 @@ if [ "${1:-}" = --hash ]; then
 	shift
 fi
 name=${1:?usage: inputs.sh [--hash] NAME}
+# bench.sh's functions a section's figures depend on besides bench_NAME
+funcs=
 
 pol() { for p in "$@"; do ls bpf-policies/$p.bpf.*; done; }
 case $name in
@@ -33,9 +36,10 @@ swappiness) files="$(pol swappiness) selftests/workloads/swappiness_sweep.sh
 	selftests/workloads/anon_file_lockstep.c bench/summarize_swappiness.py" ;;
 mix | oom) files="$(pol budget) selftests/workloads/file_anon_mix.sh
 	selftests/workloads/file_anon_mix.c bench/summarize_arms.py bench/median_range.py" ;;
-db) files="$(pol budget combined isolation_throttle thrash_aging)
+db | dbslow) files="$(pol budget combined isolation_throttle thrash_aging)
 	selftests/workloads/db_prepare.sh selftests/workloads/db_readmostly.sh
-	selftests/workloads/db_readmostly.cnf selftests/lib/db_counters.sh bench/summarize_arms.py" ;;
+	selftests/workloads/db_readmostly.cnf selftests/lib/db_counters.sh bench/summarize_arms.py"
+	funcs=db_workload ;;
 pgbench) files="$(pol budget combined isolation_throttle thrash_aging)
 	selftests/workloads/pgbench_prepare.sh selftests/workloads/pgbench_scan.sh
 	selftests/lib/db_counters.sh bench/summarize_arms.py" ;;
@@ -84,5 +88,7 @@ fi
 {
 	cat $files
 	git -C "$src" diff --no-ext-diff --no-color pristine HEAD
-	sed -n "/^bench_$name() {/,/^}/p" bench/bench.sh
+	for f in "bench_$name" $funcs; do
+		sed -n "/^$f() {/,/^}/p" bench/bench.sh
+	done
 } | sha256sum | cut -c1-16
