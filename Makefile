@@ -46,7 +46,7 @@ DEB_PACKAGES := linux-source-6.12 xz-utils qemu-system-x86 clang llvm \
 DEPS_STAMP := $(BUILD)/.deps-$(shell echo $(DEB_PACKAGES) | sha256sum | cut -c1-12)
 
 # What each kernel of a base is built from.
-kernel_inputs = $(wildcard kernel-patches/$(1)/*) kernel-config/mglru_ext.config \
+kernel_inputs = $(wildcard kernel-patches/$(1)/* kernel-patches/common/*) kernel-config/mglru_ext.config \
 	kernel-config/linux-$(1).config kernel-config/mglru_ext-patched.config \
 	scripts/build-kernel.sh
 KERNEL_INPUTS := $(call kernel_inputs,$(BASE))
@@ -81,7 +81,7 @@ BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-fms-extensions -Wno-microsoft-anon-tag \
 	-I$(BUILD)/include -I$(LIBBPF_INC) -I$(REPO)/include -I$(REPO)/bpf-policies
 
-.PHONY: results-check check-backport backport-ready kselftests-7.3 kselftests-6.12 deps-bench check-policies install uninstall sdk-stage kselftests all deps kernel kernel-stock kernel-debug kernel-bench tools policies loader workloads \
+.PHONY: series series-diff results-check check-backport backport-ready kselftests-7.3 kselftests-6.12 deps-bench check-policies install uninstall sdk-stage kselftests all deps kernel kernel-stock kernel-debug kernel-bench tools policies loader workloads \
 	check check-host check-vm check-debug demo bench vm-shell fuzz checkpatch check-series format clean
 
 all: policies loader
@@ -134,7 +134,7 @@ $(KSTAMP_PATCHED_ALL) $(KSTAMP_DEBUG) $(KSTAMP_BENCH) $(KSTAMP_STOCK): | $(DEPS_
 	@touch $@
 
 # The patched 7.3 tree alone: what libbpf and bpftool build from.
-KSTAMP_SOURCE := $(BUILD)/src/.source-$(PRIMARY)-$(call kernel_hash,$(wildcard kernel-patches/$(PRIMARY)/*) \
+KSTAMP_SOURCE := $(BUILD)/src/.source-$(PRIMARY)-$(call kernel_hash,$(wildcard kernel-patches/$(PRIMARY)/* kernel-patches/common/*) \
 	scripts/build-kernel.sh)
 $(KSTAMP_SOURCE): | $(DEPS_STAMP)
 	BASE=$(PRIMARY) scripts/build-kernel.sh source
@@ -349,8 +349,23 @@ uninstall:
 	rm -rf $(DESTDIR)$(POLICYDIR) $(DESTDIR)$(SDKDIR) $(DESTDIR)$(DOCDIR)
 	-rmdir $(DESTDIR)$(PREFIX)/lib/mglru_ext 2>/dev/null
 
-checkpatch: $(KSTAMP_SOURCE)
-	@for b in $(BASES); do BASE=$$b scripts/checkpatch-series.sh || exit 1; done
+# The postable series of a base (numbered, with its cover letter), from
+# its applied tree: what a reviewer reads and checkpatch checks.
+series: $(KSTAMP_SOURCE) $(if $(filter $(PRIMARY),$(BASE)),,$(BUILD)/src/.source-$(BASE))
+	@python3 scripts/series.py postable $(BASE) $(BUILD)/series/$(BASE)
+
+# The tree of a base other than the primary, applied alone.
+$(BUILD)/src/.source-%: $(wildcard kernel-patches/*/*) scripts/build-kernel.sh | $(DEPS_STAMP)
+	BASE=$* scripts/build-kernel.sh source
+	@touch $@
+
+# What differs between the two bases' series, patch by patch.
+series-diff: $(KSTAMP_SOURCE) $(BUILD)/src/.source-6.12
+	@python3 scripts/series.py diff
+
+checkpatch: $(KSTAMP_SOURCE) $(BUILD)/src/.source-6.12
+	@for b in $(BASES); do $(MAKE) -s --no-print-directory BASE=$$b series >/dev/null && \
+		BASE=$$b scripts/checkpatch-series.sh || exit 1; done
 
 # libFuzzer over the loader's parsers, for FUZZ_SECONDS (default 60).
 FUZZ_SECONDS ?= 60

@@ -63,7 +63,9 @@ iteration) files="$(pol thrash_aging) $(ls loader/*.c loader/*.h)" ;;
 esac
 # every section: the kernel it ran on (the series as applied: the cover
 # letter is not part of the kernel) and the bed
-series=$(ls kernel-patches/$base/* | grep -v -e /0000-cover-letter.patch -e /cover-letter.txt)
+series=$(cd kernel-patches && for slug in $(grep -v '^#' "$base/series"); do
+	ls "common/$slug.patch" "$base/$slug.patch" 2>/dev/null || true
+done | sed 's|^|kernel-patches/|'; echo "kernel-patches/$base/series")
 files="$files kernel-config/mglru_ext.config
 	kernel-config/linux-$base.config kernel-config/bench.config
 	include/mglru_ext_policy.h bpf-policies/policy.bpf.h selftests/vm-run.sh

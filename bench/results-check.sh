@@ -27,7 +27,7 @@ trap 'rm -f "$verdicts"' EXIT
 changed_since() { # COMMIT BASE NAME
 	(cd "$repo" && git diff --name-only "$1" -- \
 		$(BASE=$2 bench/inputs.sh "$3") bench/bench.sh 2>/dev/null) |
-		sed "s|^kernel-patches/$2/.*|the $2 kernel series|" | sort -u | tr '\n' ' ' |
+		sed "s|^kernel-patches/\($2\|common\)/.*|the $2 kernel series|" | sort -u | tr '\n' ' ' |
 		sed 's/ $//'
 }
 

@@ -4,7 +4,8 @@
 # build-kernel.sh FLAVOR: build an mglru_ext kernel of one base (BASE, the
 # kernel the series applies to: 7.3, the default, or 6.12).
 #
-#   patched  linux-source-BASE + kernel-patches/BASE/series, test config
+#   patched  linux-source-BASE + the series of BASE (kernel-patches/common
+#            and kernel-patches/BASE, scripts/series.py), test config
 #   debug    the same tree, test config + kernel-config/debug.config
 #   bench    the same tree, test config + kernel-config/bench.config
 #   stock    unpatched linux-source-BASE, bench config: the A/B baseline
@@ -82,7 +83,7 @@ patched | debug | bench | source)
 	fi
 	series_id=$("$repo/scripts/series-id.sh" "$base")
 	if [ "$(cat "$src/.mglru-series" 2>/dev/null)" != "$series_id" ]; then
-		say "applying kernel-patches/$base/series on a clean tree"
+		say "applying the $base series on a clean tree"
 		old_head=$(git_tree rev-parse HEAD)
 		# Remember when each file the old series touched last changed:
 		# files the new series leaves as they were get their time back,
@@ -95,13 +96,8 @@ patched | debug | bench | source)
 		git_tree reset -q --hard pristine
 		git_tree clean -qfdx -e .mglru-series
 		tested=$(sed -n 's/^# tested on: //p' "$patches/series")
-		while read -r patch; do
-			case $patch in '' | '#'*) continue ;; esac
-			git_tree am -q "$patches/$patch" >/dev/null 2>&1 || {
-				git_tree am --abort
-				die "$patch does not apply to linux-source-$base $version (the series is tested on ${tested:-?}): rebase kernel-patches/$base"
-			}
-		done <"$patches/series"
+		python3 "$repo/scripts/series.py" apply "$base" "$src" ||
+			die "the series does not apply to linux-source-$base $version (it is tested on ${tested:-?}): rebase kernel-patches/$base"
 		for f in "${!mtime[@]}"; do
 			[ -e "$src/$f" ] && git_tree diff --quiet "$old_head" HEAD -- "$f" &&
 				touch -d "@${mtime[$f]}" "$src/$f"
