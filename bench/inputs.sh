@@ -51,12 +51,13 @@ combined) files="$(pol combined budget isolation_throttle thrash_aging)
 	selftests/workloads/thrash_load.c bench/summarize_arms.py bench/summarize_thrash.py" ;;
 overhead | hooks | bed)
 	# the bed runs no policy, hooks passthrough and the stock_* test
-	# policies, overhead every shipped policy
+	# policies, overhead the shipped policies bench_overhead names (not
+	# example, the policy written to be copied)
 	files="selftests/workloads/reclaim_overhead.sh selftests/workloads/reclaim_load.c
 	selftests/workloads/bed_load.h bench/summarize_overhead.py"
 	case $name in
 	hooks) files="$files $(pol passthrough) $(ls selftests/policies/stock_*.bpf.c) selftests/policies/passthrough_lru.bpf.c" ;;
-	overhead) files="$files $(ls bpf-policies/*.bpf.*)" ;;
+	overhead) files="$files $(pol passthrough budget isolation_throttle thrash_aging swappiness combined)" ;;
 	esac ;;
 iteration) files="$(pol thrash_aging) $(ls loader/*.c loader/*.h)" ;;
 *) echo "inputs.sh: no section '$name'" >&2; exit 2 ;;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * mglructl exit statuses: one per kind of failure, so that scripts can
- * tell them apart. Documented in `mglructl --help` and README.md.
+ * tell them apart. Documented in `mglructl --help` and docs/mglructl.md.
  */
 #ifndef MGLRUCTL_ERRORS_H
 #define MGLRUCTL_ERRORS_H
