@@ -81,7 +81,7 @@ BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-fms-extensions -Wno-microsoft-anon-tag \
 	-I$(BUILD)/include -I$(LIBBPF_INC) -I$(REPO)/include -I$(REPO)/bpf-policies
 
-.PHONY: series series-diff results-check check-backport backport-ready kselftests-7.3 kselftests-6.12 deps-bench check-policies install uninstall sdk-stage kselftests all deps kernel kernel-stock kernel-debug kernel-bench tools policies loader workloads \
+.PHONY: series series-diff results-check results-mark check-backport backport-ready kselftests-7.3 kselftests-6.12 deps-bench check-policies install uninstall sdk-stage kselftests all deps kernel kernel-stock kernel-debug kernel-bench tools policies loader workloads \
 	check check-host check-vm check-debug demo bench vm-shell fuzz checkpatch check-series format clean
 
 all: policies loader
@@ -259,8 +259,13 @@ check-host: $(TEST_PARSE) loader policies
 	@selftests/host/run.sh
 
 # Which sections of docs/results.md were measured on inputs that have
-# changed since (bench/inputs.sh), written at the top of each section.
-results-check:
+# changed since (bench/inputs.sh). It only prints: no check writes to a
+# tracked file. results-mark writes the verdict at the top of each
+# section.
+results-check: policies
+	@bench/results-check.sh
+
+results-mark: policies
 	@bench/results-check.sh --mark
 
 check-vm: $(KSTAMP) policies loader workloads $(BPFTOOL) $(WARN_KO) $(ATTACH_STORM) sdk-stage kselftests-$(BASE)

@@ -4,12 +4,22 @@
 # inputs.sh NAME: the files a results section's figures depend on, one per
 # line: the policies it loads, its workload and summarizer, the C loads
 # those run, the kernel series and configs of the base it ran on, and the
-# bed's own scripts. inputs.sh --hash NAME prints one hash of their
-# contents (of the kernel series, of what it builds: see below), with the
-# text of bench.sh's bench_NAME() function and of the helpers it calls, so
-# that an edit of one workload's function does not make every section
-# stale. Exit status 3: the kernel tree is not applied, and the hash
-# cannot be taken.
+# bed's own scripts.
+#
+# inputs.sh --hash NAME: one hash of what those figures can depend on, so
+# that a section is stale (make results-check) only when what it measured
+# can have changed:
+#   - the kernel: the applied tree's net change from the pristine source
+#     (however the series is cut into patches) and the config fragments;
+#   - the policies: what their objects give the kernel
+#     (bench/policy_hash.py: instructions and data, not names or BTF);
+#   - the workloads, the guest scripts, the C loads and the bed's scripts
+#     without their comments and blank lines;
+#   - bench.sh's bench_NAME() and the helpers it calls, vm() (the guest's
+#     QEMU options) and the section's vCPUs, without comments.
+# Not the summarizers, the results writer or any prose. Exit status 3: the
+# kernel tree is not applied or a policy object is not built, and the
+# hash cannot be taken.
 #
 # BASE (default 7.3) picks the kernel series.
 set -euo pipefail
@@ -26,7 +36,10 @@ name=${1:?usage: inputs.sh [--hash] NAME}
 # bench.sh's functions a section's figures depend on besides bench_NAME
 funcs=
 
+# the policies a section loads: their sources are listed, their objects
+# (build/bpf/NAME.bpf.o, build/bpf/test/NAME.bpf.o) hashed
 pol() { for p in "$@"; do ls bpf-policies/$p.bpf.*; done; }
+tpol() { for p in "$@"; do ls selftests/policies/$p.bpf.c; done; }
 case $name in
 thrash) files="$(pol thrash_aging) selftests/workloads/madv_random_thrash.sh
 	selftests/workloads/thrash_load.c bench/summarize_thrash.py" ;;
@@ -56,7 +69,7 @@ overhead | hooks | bed)
 	files="selftests/workloads/reclaim_overhead.sh selftests/workloads/reclaim_load.c
 	selftests/workloads/bed_load.h bench/summarize_overhead.py"
 	case $name in
-	hooks) files="$files $(pol passthrough) $(ls selftests/policies/stock_*.bpf.c) selftests/policies/passthrough_lru.bpf.c" ;;
+	hooks) files="$files $(pol passthrough) $(tpol stock_isolate_only stock_no_budget stock_no_hooks passthrough_lru)" ;;
 	overhead) files="$files $(pol passthrough budget isolation_throttle thrash_aging swappiness combined)" ;;
 	esac ;;
 iteration) files="$(pol thrash_aging) $(ls loader/*.c loader/*.h)" ;;
@@ -80,18 +93,51 @@ $series"
 fi
 # The kernel is hashed as what the series builds, not as the patch files:
 # the net change of the applied tree (build-kernel.sh) from the pristine
-# source, so that a series cut into other patches with the same result
-# leaves the sections it measured fresh. That needs the tree applied with
-# the series as it is now.
+# source. That needs the tree applied with the series as it is now.
 src=build/src/linux-$base
 if [ "$(cat "$src/.mglru-series" 2>/dev/null)" != "$(scripts/series-id.sh "$base")" ]; then
-	echo "inputs.sh: $src does not hold kernel-patches/$base as it is now: run 'make BASE=$base kernel'" >&2
+	echo "inputs.sh: $src does not hold the $base series as it is now: run 'make BASE=$base kernel'" >&2
 	exit 3
 fi
+objs=$(sed -n 's|^bpf-policies/\(.*\.bpf\)\.c$|build/bpf/\1.o|p
+	s|^selftests/policies/\(.*\.bpf\)\.c$|build/bpf/test/\1.o|p' <<<"$files")
+for o in $objs; do
+	src_of=$(sed 's|build/bpf/test/\(.*\)\.o|selftests/policies/\1.c|; s|build/bpf/\(.*\)\.o|bpf-policies/\1.c|' <<<"$o")
+	if [ ! -f "$o" ] || [ -n "$(find "$src_of" bpf-policies/*.h include/*.h -newer "$o" 2>/dev/null)" ]; then
+		echo "inputs.sh: $o is not built from the sources as they are: run 'make policies'" >&2
+		exit 3
+	fi
+done
+
+# a file without its comments and blank lines (C: as the compiler sees it
+# before preprocessing; scripts: without whole-line comments)
+uncommented() { # FILE
+	case $1 in
+	*.c | *.h) gcc -fpreprocessed -dD -E -P -x c "$1" 2>/dev/null ;;
+	*.config) grep -v -e '^#' -e '^[[:space:]]*$' "$1" | cat
+		# "is not set" is a setting, not a comment
+		grep '^# CONFIG_.* is not set' "$1" || true ;;
+	*) sed -e '1!{/^[[:space:]]*#/d}' -e '/^[[:space:]]*$/d' "$1" ;;
+	esac
+}
+bench_fn() { # NAME: bench.sh's function NAME, without comments
+	sed -n "/^$1() {/,/^}/p" bench/bench.sh |
+		sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d'
+}
+eval "$(sed -n '/^smp_for() {/,/^}/p' bench/bench.sh)"
 {
-	cat $files
-	git -C "$src" diff --no-ext-diff --no-color pristine HEAD
-	for f in "bench_$name" $funcs; do
-		sed -n "/^$f() {/,/^}/p" bench/bench.sh
+	for f in $files; do
+		case $f in
+		bpf-policies/* | selftests/policies/* | include/mglru_ext_policy.h | \
+			bench/summarize_*.py | bench/median_range.py | bench/results.py) ;;
+		*) echo "== $f"; uncommented "$f" ;;
+		esac
 	done
+	# shellcheck disable=SC2086
+	[ -z "$objs" ] || python3 bench/policy_hash.py $objs | sed 's| build/| |'
+	git -C "$src" diff --no-ext-diff --no-color pristine HEAD
+	for f in "bench_$name" $funcs vm; do
+		bench_fn "$f"
+	done
+	echo "vcpus $(smp_given='' smp_for "$name")"
 } | sha256sum | cut -c1-16

@@ -20,14 +20,14 @@ stale=0
 fresh=0
 unknown=0
 verdicts=$(mktemp)
-trap 'rm -f "$verdicts"' EXIT
+trap 'rm -f "$verdicts" "$verdicts.err"' EXIT
 
 # What of section NAME's inputs on BASE changed since COMMIT, in short: a
 # base's kernel series as one item, the rest as paths.
 changed_since() { # COMMIT BASE NAME
 	(cd "$repo" && git diff --name-only "$1" -- \
 		$(BASE=$2 bench/inputs.sh "$3") bench/bench.sh 2>/dev/null) |
-		sed "s|^kernel-patches/\($2\|common\)/.*|the $2 kernel series|" | sort -u | tr '\n' ' ' |
+		sed "s#^kernel-patches/\($2\|common\)/.*#the $2 kernel series#" | sort -u | tr '\n' ' ' |
 		sed 's/ $//'
 }
 
@@ -48,9 +48,9 @@ for name in $(sed -n 's/^<!-- bench:\([a-z_]*\(-[0-9.]*\)\?\) -->$/\1/p' "$resul
 		base=$(sed -n 's/.*base=\([^ ]*\).*/\1/p' <<<"$rec")
 		hash=$(sed -n 's/.*hash=\([^ ]*\).*/\1/p' <<<"$rec")
 		commit=$(sed -n 's/.*commit=\([^ -]*\).*/\1/p' <<<"$rec")
-		now=$(BASE=$base "$repo/bench/inputs.sh" --hash "$workload" 2>/dev/null)
+		now=$(BASE=$base "$repo/bench/inputs.sh" --hash "$workload" 2>"$verdicts.err")
 		if [ $? = 3 ]; then
-			echo "unknown: $name (the $base kernel tree is not applied: make BASE=$base kernel)"
+			echo "unknown: $name ($(sed 's/^inputs.sh: //' "$verdicts.err"))"
 			unknown=$((unknown + 1))
 			continue
 		fi

@@ -18,4 +18,32 @@ tap_ok $? "check-space passes a file system with the room"
 expect_status 2 "^inputs.sh: no section 'nosuch'$" \
 	"results-check's inputs refuse an unknown section" -- \
 	"$repo/bench/inputs.sh" nosuch
+
+# A section is stale only when what it measured can have changed: in a
+# copy of the tree (sharing build/), a comment added to the bed's scripts
+# and the workloads leaves every section's inputs hash as it is, and a
+# changed guest memory size changes it.
+if [ "$(cat "$repo/build/src/linux-7.3/.mglru-series" 2>/dev/null)" = \
+	"$("$repo/scripts/series-id.sh" 7.3)" ]; then
+	copy=$scratch/tree
+	mkdir -p "$copy"
+	(cd "$repo" && git ls-files -z | xargs -0 cp -p --parents -t "$copy")
+	ln -s "$repo/build" "$copy/build"
+	sections="thrash pileup swappiness mix db pgbench build combined overhead hooks bed"
+	hashes() { for s in $sections; do "$1/bench/inputs.sh" --hash "$s"; done; }
+	before=$(hashes "$repo")
+	for f in selftests/lib/bed.sh selftests/vm-run.sh selftests/workloads/madv_random_thrash.sh; do
+		sed -i '2a # a comment-only edit' "$copy/$f"
+	done
+	sed -i '1a /* a comment-only edit */' "$copy/selftests/workloads/thrash_load.c"
+	[ "$(hashes "$copy")" = "$before" ]
+	tap_ok $? "a comment-only edit of the bed and a workload leaves every section fresh"
+	sed -i 's/--mem 1536M/--mem 1600M/' "$copy/bench/bench.sh"
+	[ "$(hashes "$copy" | sort -u | wc -l)" = "$(echo "$before" | sort -u | wc -l)" ] &&
+		! grep -qxF -f <(echo "$before") <(hashes "$copy")
+	tap_ok $? "a changed guest memory size makes every section stale"
+else
+	tap_skip "a comment-only edit leaves every section fresh" "the 7.3 tree is not applied"
+	tap_skip "a changed guest memory size makes every section stale" "the 7.3 tree is not applied"
+fi
 tap_end
