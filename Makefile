@@ -170,9 +170,12 @@ $(VMLINUX_H): $(BPFTOOL) $(VMLINUX_STAMP)
 # Policies: each .bpf.c compiles on its own; editing one rebuilds only it.
 policies: $(POLICY_OBJS) $(TEST_POLICY_OBJS)
 
+# A policy that includes another's file for its decisions (combined,
+# isolation_throttle) depends on it: clang writes what each object read.
 $(BUILD)/bpf/%.bpf.o: bpf-policies/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $(LIBBPF_A)
 	@mkdir -p $(dir $@)
-	clang $(BPF_CFLAGS) -c $< -o $@
+	clang $(BPF_CFLAGS) -MMD -MF $@.d -c $< -o $@
+-include $(wildcard $(BUILD)/bpf/*.bpf.o.d)
 
 $(BUILD)/bpf/test/%.bpf.o: selftests/policies/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $(LIBBPF_A)
 	@mkdir -p $(dir $@)
