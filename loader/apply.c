@@ -63,9 +63,12 @@ static int walk_one(const char *path, const struct stat *st, int flag,
 			return -1;
 		targets = t;
 	}
-	t = &targets[nr_targets++];
+	t = &targets[nr_targets];
+	/* a cgroup too deep to name by its path cannot be attached to */
+	if (xsnprintf(t->rel, sizeof(t->rel), "%s", rel))
+		return 0;
+	nr_targets++;
 	t->id = st->st_ino;
-	snprintf(t->rel, sizeof(t->rel), "%s", rel);
 	t->entry = walk_config ? config_match(walk_config, rel) : NULL;
 	return 0;
 }
@@ -91,12 +94,13 @@ static const struct target *target_by_id(uint64_t id)
 
 bool owned_hash(uint64_t cgroup_id, char *hash, size_t len)
 {
-	char dir[4200];
+	char dir[PATH_MAX];
 	struct dirent *de;
 	bool found = false;
 	DIR *d;
 
-	pin_path(cgroup_id, NULL, dir, sizeof(dir));
+	if (pin_path(cgroup_id, NULL, dir, sizeof(dir)))
+		return false;
 	d = opendir(dir);
 	if (!d)
 		return false;
@@ -190,33 +194,37 @@ static int attach_entry(const struct target *t)
 {
 	const struct config_entry *e = t->entry;
 	const char *sets[MAX_SETS];
-	char where[4300], abs[4300], marker[4400], leaf[32];
+	char where[PATH_MAX], abs[PATH_MAX], marker[PATH_MAX], leaf[32];
 	struct bpf_link *link;
 	uint64_t cgroup_id, id;
 	struct policy p;
-	int i, ret;
+	int i, ret, err;
 
 	for (i = 0; i < e->nr_sets; i++)
 		sets[i] = e->sets[i];
-	snprintf(abs, sizeof(abs), "%s/%s", CGROUP_ROOT, t->rel);
+	if (xsnprintf(abs, sizeof(abs), "%s/%s", CGROUP_ROOT, t->rel))
+		return fail_too_long("cgroup path", abs);
 	ret = attach_policy(&p, e->path, abs, sets, e->nr_sets, true, &link,
 			    &cgroup_id, where, sizeof(where));
 	if (ret)
 		return ret;
 	id = newest_policy(p.name, cgroup_id);
-	if (pin_link(link, cgroup_id)) {
+	err = pin_link(link, cgroup_id);
+	if (err) {
 		ret = fail(EXIT_FAILURE_OTHER,
 			   "pinning the policy of /%s: %s; detached", t->rel,
-			   strerror(errno));
+			   strerror(-err));
 		bpf_link__destroy(link);
 		policy_close(&p);
 		return ret;
 	}
-	snprintf(leaf, sizeof(leaf), "config-%s", e->hash);
-	pin_path(cgroup_id, leaf, marker, sizeof(marker));
-	if (mkdir(marker, 0700))
+	snprintf(leaf, sizeof(leaf), "config-%s", e->hash); /* 16 digits */
+	ret = pin_path(cgroup_id, leaf, marker, sizeof(marker));
+	if (!ret && mkdir(marker, 0700))
+		ret = -errno;
+	if (ret)
 		fprintf(stderr, "mglructl: marking %s: %s\n", marker,
-			strerror(errno));
+			strerror(-ret));
 	say("attached %s to /%s (id %llu)\n", p.name, t->rel,
 	    (unsigned long long)id);
 	/*
@@ -327,7 +335,7 @@ int detach_owned(const char *why)
 	static struct kpolicy table[MAX_POLICIES];
 	static char hashes[MAX_POLICIES][32];
 	uint64_t ids[MAX_POLICIES];
-	char what[4200];
+	char what[PATH_MAX];
 	int i, n = owned_ids(ids, hashes, MAX_POLICIES);
 	int nt = kernel_policies(table, MAX_POLICIES);
 

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <linux/capability.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -178,7 +179,7 @@ int check_can_pin(void)
 
 int resolve_target(const char *path, uint64_t *id, char *desc, size_t len)
 {
-	char abs[4096], file[4200];
+	char abs[PATH_MAX], file[PATH_MAX];
 	int ret;
 
 	*id = 0;
@@ -186,6 +187,8 @@ int resolve_target(const char *path, uint64_t *id, char *desc, size_t len)
 	if (!path)
 		return 0;
 	ret = cgroup_resolve(path, abs, sizeof(abs), id);
+	if (ret == -ENAMETOOLONG)
+		return fail_too_long("cgroup path", path);
 	if (ret == -EMEDIUMTYPE)
 		return fail(EXIT_BAD_CGROUP, "%s is not a cgroup v2 directory",
 			    path);
@@ -196,21 +199,31 @@ int resolve_target(const char *path, uint64_t *id, char *desc, size_t len)
 		*id = 0; /* the root cgroup covers the whole system */
 		return 0;
 	}
-	snprintf(file, sizeof(file), "%s/memory.max", abs);
+	if (xsnprintf(file, sizeof(file), "%s/memory.max", abs))
+		return fail_too_long("cgroup path", abs);
 	if (access(file, F_OK))
 		return fail(
 			EXIT_BAD_CGROUP,
 			"cgroup %s has no memory controller: add +memory to its parent's cgroup.subtree_control",
 			path);
-	snprintf(desc, len, "cgroup %s", abs + strlen(CGROUP_ROOT));
+	if (xsnprintf(desc, len, "cgroup %s", abs + strlen(CGROUP_ROOT)))
+		return fail_too_long("cgroup path", abs);
 	return 0;
 }
 
 void cgroup_name(uint64_t id, char *buf, size_t len)
 {
-	if (!id)
+	int ret;
+
+	if (!id) {
 		snprintf(buf, len, "system");
-	else if (cgroup_path_of(CGROUP_ROOT, id, buf, len))
+		return;
+	}
+	ret = cgroup_path_of(CGROUP_ROOT, id, buf, len);
+	if (ret == -ENAMETOOLONG)
+		snprintf(buf, len, "(cgroup %llu, path too long)",
+			 (unsigned long long)id);
+	else if (ret)
 		snprintf(buf, len, "(deleted cgroup %llu)",
 			 (unsigned long long)id);
 }
@@ -278,7 +291,7 @@ int attach_policy(struct policy *p, const char *arg, const char *cgroup,
 		  struct bpf_link **link, uint64_t *cgroup_id, char *where,
 		  size_t where_len)
 {
-	char path[4096], pin[4300];
+	char path[PATH_MAX], pin[PATH_MAX];
 	int i, ret;
 
 	ret = policy_locate(arg, path, sizeof(path));
@@ -307,7 +320,10 @@ int attach_policy(struct policy *p, const char *arg, const char *cgroup,
 				"bpffs is not mounted at /sys/fs/bpf: mount -t bpf bpf /sys/fs/bpf (or use --foreground)");
 			goto err;
 		}
-		pin_path(*cgroup_id, "link", pin, sizeof(pin));
+		if (pin_path(*cgroup_id, "link", pin, sizeof(pin))) {
+			ret = fail_too_long("pin path", pin);
+			goto err;
+		}
 		if (!access(pin, F_OK)) {
 			ret = fail(
 				EXIT_ALREADY_ATTACHED,
@@ -330,21 +346,21 @@ err:
 
 bool unpin(uint64_t cgroup_id)
 {
-	char dir[4200], pin[4300], marker[4500];
+	char dir[PATH_MAX], pin[PATH_MAX], marker[PATH_MAX];
 	struct dirent *de;
 	DIR *d;
 
-	pin_path(cgroup_id, NULL, dir, sizeof(dir));
-	pin_path(cgroup_id, "link", pin, sizeof(pin));
-	if (unlink(pin))
+	if (pin_path(cgroup_id, NULL, dir, sizeof(dir)) ||
+	    pin_path(cgroup_id, "link", pin, sizeof(pin)) || unlink(pin))
 		return false;
 	/* the config's marker (see apply.h) goes with the pin */
 	d = opendir(dir);
 	while (d && (de = readdir(d))) {
 		if (strncmp(de->d_name, "config-", 7))
 			continue;
-		snprintf(marker, sizeof(marker), "%s/%s", dir, de->d_name);
-		rmdir(marker);
+		if (!xsnprintf(marker, sizeof(marker), "%s/%s", dir,
+			       de->d_name))
+			rmdir(marker);
 	}
 	if (d)
 		closedir(d);
@@ -354,11 +370,12 @@ bool unpin(uint64_t cgroup_id)
 
 int pin_link(struct bpf_link *link, uint64_t cgroup_id)
 {
-	char dir[4200], pin[4300];
+	char dir[PATH_MAX], pin[PATH_MAX];
 	int err;
 
-	pin_path(cgroup_id, NULL, dir, sizeof(dir));
-	pin_path(cgroup_id, "link", pin, sizeof(pin));
+	if (pin_path(cgroup_id, NULL, dir, sizeof(dir)) ||
+	    pin_path(cgroup_id, "link", pin, sizeof(pin)))
+		return -ENAMETOOLONG;
 	mkdir(PIN_ROOT, 0700);
 	mkdir(dir, 0700);
 	err = bpf_link__pin(link, pin);

@@ -4,6 +4,7 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,11 +101,11 @@ int cmd_load(int argc, char **argv)
 		OPT("verbose", 'v', OPT_FLAG, &verbose),
 		{},
 	};
-	char where[4200], pin[4300];
+	char where[PATH_MAX], pin[PATH_MAX];
 	struct bpf_link *link;
 	struct policy p;
 	uint64_t cgroup_id, id;
-	int ret;
+	int ret, err;
 
 	ret = parse_options(argc, argv, opts, load_usage, ARGS_ANY);
 	if (ret)
@@ -128,11 +129,12 @@ int cmd_load(int argc, char **argv)
 		return ret;
 	}
 
-	pin_path(cgroup_id, "link", pin, sizeof(pin));
-	if (pin_link(link, cgroup_id)) {
+	pin_path(cgroup_id, "link", pin, sizeof(pin)); /* checked by attach */
+	err = pin_link(link, cgroup_id);
+	if (err) {
 		ret = fail(EXIT_FAILURE_OTHER,
 			   "pinning at %s failed: %s; policy detached", pin,
-			   strerror(errno));
+			   strerror(-err));
 		bpf_link__destroy(link);
 		policy_close(&p);
 		return ret;
@@ -158,7 +160,7 @@ int cmd_unload(int argc, char **argv)
 	static struct kpolicy table[MAX_POLICIES];
 	uint64_t ids[MAX_POLICIES];
 	int i, n, nr_ids = 0, ret;
-	char where[4200], hash[32];
+	char where[PATH_MAX], hash[32];
 	struct kpolicy kp;
 
 	ret = parse_options(argc, argv, opts, unload_usage, ARGS_ANY);

@@ -52,8 +52,8 @@ static const char main_usage[] =
 	"attached there, 7 not an mglru_ext policy object, 8 unknown policy,\n"
 	"9 verifier rejection, 10 bpffs not mounted, 11 bad knob, 12 nothing\n"
 	"attached there, 13 policy ejected by the kernel, 14 policy refused\n"
-	"to attach, 15 bad config file, 16 a compared command failed. `run`\n"
-	"passes on the command's own status.\n";
+	"to attach, 15 bad config file, 16 a compared command failed, 17 a\n"
+	"path too long. `run` passes on the command's own status.\n";
 
 static const struct cmd {
 	const char *name;

@@ -118,7 +118,8 @@ int check_can_pin(void);
 
 /*
  * A cgroup for a policy: @id 0 and @desc "system" for none or the root,
- * else its id and "cgroup /path". Returns 0 or EXIT_BAD_CGROUP.
+ * else its id and "cgroup /path". Returns 0, EXIT_BAD_CGROUP or
+ * EXIT_NAME_TOO_LONG.
  */
 int resolve_target(const char *path, uint64_t *id, char *desc, size_t len);
 

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +60,7 @@ struct side {
 	char label; /* 'A', 'B' */
 	const char *policy; /* "none": stock */
 	struct knob_sets sets;
-	char cg[4300];
+	char cg[PATH_MAX];
 	struct policy p;
 	struct bpf_link *link;
 	uint64_t cgroup_id, id;
@@ -80,7 +81,7 @@ static bool is_stock(const struct side *s)
 
 static int side_setup(struct side *s, const char *mem, const char *swp)
 {
-	char name[64], where[4300];
+	char name[64], where[PATH_MAX];
 	int ret;
 
 	if (s->label == 'R')
@@ -381,16 +382,20 @@ static struct summary summarize(const double *v, int n)
 /* Show the command's output, each line prefixed with its side and run. */
 static void dump_output(const struct side *s, int rep)
 {
-	char line[4096];
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
 	FILE *f;
 
 	lseek(s->out_fd, 0, SEEK_SET);
 	f = fdopen(dup(s->out_fd), "r");
 	if (!f)
 		return;
-	while (fgets(line, sizeof(line), f))
+	/* whole lines, however long */
+	while ((n = getline(&line, &cap, f)) > 0)
 		fprintf(stderr, "[%c %d] %s%s", s->label, rep + 1, line,
-			strchr(line, '\n') ? "" : "\n");
+			line[n - 1] == '\n' ? "" : "\n");
+	free(line);
 	fclose(f);
 	if (ftruncate(s->out_fd, 0))
 		return;

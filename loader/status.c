@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,14 +44,16 @@ const char list_usage[] =
 /* Who keeps policy @kp attached. */
 static const char *owner(const struct kpolicy *kp)
 {
-	char pin[4300], hash[32];
+	char pin[PATH_MAX], hash[32];
 
 	if (kp->state == KSTATE_DETACHED)
 		return "-";
 	if (owned_hash(kp->cgroup_id, hash, sizeof(hash)))
 		return "config";
-	pin_path(kp->cgroup_id, "link", pin, sizeof(pin));
-	return access(pin, F_OK) ? "process" : "pin";
+	if (pin_path(kp->cgroup_id, "link", pin, sizeof(pin)) ||
+	    access(pin, F_OK))
+		return "process";
+	return "pin";
 }
 
 /*
@@ -61,7 +64,7 @@ static const char *owner(const struct kpolicy *kp)
 static void show_policy(const struct kpolicy *kp, struct json_object *j)
 {
 	struct json_object *c, *e;
-	char cg[4096], since[32];
+	char cg[PATH_MAX], since[32];
 	int i;
 
 	cgroup_name(kp->cgroup_id, cg, sizeof(cg));
@@ -179,7 +182,7 @@ static void prom_label(const char *s)
 
 static void prom_labels(const struct kpolicy *kp)
 {
-	char cg[4096];
+	char cg[PATH_MAX];
 
 	cgroup_name(kp->cgroup_id, cg, sizeof(cg));
 	printf("{id=\"%llu\",name=\"", (unsigned long long)kp->id);
@@ -227,7 +230,7 @@ static void print_prometheus(bool support, const struct kpolicy *table, int n)
 	printf("# HELP mglru_ext_policy_info A policy attached or ejected, with its state, owner and exit kind; always 1.\n");
 	printf("# TYPE mglru_ext_policy_info gauge\n");
 	for (i = 0; i < nc; i++) {
-		char cg[4096];
+		char cg[PATH_MAX];
 
 		cgroup_name(cur[i]->cgroup_id, cg, sizeof(cg));
 		printf("mglru_ext_policy_info{id=\"%llu\",name=\"",
@@ -275,15 +278,15 @@ struct watched {
 /* Refaults of the cgroup @cg names ("/path", from cgroup_name()). */
 static uint64_t refaults_of(uint64_t cgroup_id, const char *cg)
 {
-	char dir[4200];
+	char dir[PATH_MAX];
 
 	if (!cgroup_id)
 		return memcg_stat("/proc", "vmstat",
 				  "workingset_refault_anon") +
 		       memcg_stat("/proc", "vmstat", "workingset_refault_file");
-	if (cg[0] != '/')
-		return 0; /* deleted */
-	snprintf(dir, sizeof(dir), "%s%s", CGROUP_ROOT, cg);
+	if (cg[0] != '/' ||
+	    xsnprintf(dir, sizeof(dir), "%s%s", CGROUP_ROOT, cg))
+		return 0; /* deleted, or too deep to name */
 	return memcg_stat(dir, "memory.stat", "workingset_refault_anon") +
 	       memcg_stat(dir, "memory.stat", "workingset_refault_file");
 }
@@ -306,7 +309,7 @@ static int watch(double interval)
 	bool tty = isatty(STDOUT_FILENO);
 	int i, j, n, nprev = 0, ncur;
 	struct timespec ts;
-	char cg[4096];
+	char cg[PATH_MAX];
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -463,12 +466,12 @@ int cmd_list(int argc, char **argv)
 {
 	static struct kpolicy table[MAX_POLICIES];
 	struct json_object *j = NULL, *shipped = NULL, *one, *knobs;
-	char *names[MAX_POLICIES], path[4200];
+	char *names[MAX_POLICIES], path[PATH_MAX];
 	const char *dir = policy_dir();
 	bool json = false;
 	struct dirent *de;
 	struct policy p;
-	int i, k, n = 0, nk = 0;
+	int i, k, n = 0, nk = 0, ret;
 	DIR *d;
 
 	for (i = 1; i < argc; i++) {
@@ -499,9 +502,9 @@ int cmd_list(int argc, char **argv)
 		printf("Policies shipped in %s:\n", dir);
 	}
 	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		ret = xsnprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		free(names[i]);
-		if (policy_open(&p, path))
+		if (ret || policy_open(&p, path))
 			continue;
 		if (json) {
 			one = json_object_new_object();
