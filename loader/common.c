@@ -106,6 +106,11 @@ int parse_options(int argc, char **argv, const struct opt *opts,
 		if (has_arg == optional_argument)
 			*s++ = ':';
 	}
+	if (opts[n].name)
+		return fail(
+			EXIT_FAILURE_OTHER,
+			"internal error: a command has more than %d options",
+			MAX_OPTS);
 	*s = '\0';
 	while ((opt = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
 		for (o = opts; o->name && o->letter != opt; o++)

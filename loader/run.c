@@ -202,7 +202,7 @@ static void print_run_report(const struct memcg_report *r)
 	       (unsigned long long)r->oom, (unsigned long long)r->oom_kill);
 }
 
-/* --policy, --set, --memory-max, --swap-max, shared by run and compare. */
+/* What the options of run and compare say. */
 struct run_opts {
 	struct side sides[2];
 	int nr_sides, max_sides;
@@ -231,23 +231,16 @@ static const char *add_side_set(void *dst, const char *value)
 	return add_set(&o->sides[o->nr_sides - 1].sets, value);
 }
 
-static int parse_run_opts(int argc, char **argv, const char *usage,
-			  bool compare, struct run_opts *o)
+/*
+ * Parse @opts, run's or compare's own table, into @o and check what they
+ * say together.
+ */
+static int parse_run_opts(int argc, char **argv, const struct opt *opts,
+			  const char *usage, bool compare, struct run_opts *o)
 {
-	struct opt opts[] = {
-		OPT_FN("policy", 'p', add_policy, o),
-		OPT_FN("set", 's', add_side_set, o),
-		OPT("memory-max", 'm', OPT_VALUE, &o->mem),
-		OPT("swap-max", 'w', OPT_VALUE, &o->swp),
-		OPT("repeat", 'r', OPT_VALUE, &o->repeat_arg),
-		OPT("json", 'j', OPT_FLAG, &o->json),
-		{},
-	};
 	uint64_t v;
 	int ret;
 
-	if (!compare)
-		opts[4] = (struct opt){}; /* no --repeat, no --json */
 	o->max_sides = compare ? 2 : 1;
 	ret = parse_options(argc, argv, opts, usage, ARGS_COMMAND);
 	if (ret)
@@ -285,10 +278,17 @@ static int parse_run_opts(int argc, char **argv, const char *usage,
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = {};
+	const struct opt opts[] = {
+		OPT_FN("policy", 'p', add_policy, &o),
+		OPT_FN("set", 's', add_side_set, &o),
+		OPT("memory-max", 'm', OPT_VALUE, &o.mem),
+		OPT("swap-max", 'w', OPT_VALUE, &o.swp),
+		{},
+	};
 	struct side *s = &o.sides[0];
 	int ret;
 
-	ret = parse_run_opts(argc, argv, run_usage, false, &o);
+	ret = parse_run_opts(argc, argv, opts, run_usage, false, &o);
 	if (ret)
 		return ret;
 	s->out_fd = -1;
@@ -571,10 +571,19 @@ int cmd_compare(int argc, char **argv)
 {
 	double(*figs)[2][NR_FIGURES];
 	struct run_opts o = {};
+	const struct opt opts[] = {
+		OPT_FN("policy", 'p', add_policy, &o),
+		OPT_FN("set", 's', add_side_set, &o),
+		OPT("memory-max", 'm', OPT_VALUE, &o.mem),
+		OPT("swap-max", 'w', OPT_VALUE, &o.swp),
+		OPT("repeat", 'r', OPT_VALUE, &o.repeat_arg),
+		OPT("json", 'j', OPT_FLAG, &o.json),
+		{},
+	};
 	int i, r, ret, failed = 0;
 	char **cmd;
 
-	ret = parse_run_opts(argc, argv, compare_usage, true, &o);
+	ret = parse_run_opts(argc, argv, opts, compare_usage, true, &o);
 	if (ret)
 		return ret;
 	cmd = argv + optind;
