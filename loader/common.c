@@ -18,6 +18,7 @@
 
 #include "cgroup.h"
 #include "errors.h"
+#include "json_writer.h"
 #include "mglructl.h"
 #include "policy.h"
 
@@ -81,11 +82,14 @@ const char *add_set(void *dst, const char *value)
 	return NULL;
 }
 
+/* --pretty after a command: no letter of its own */
+#define OPT_PRETTY 0x100
+
 int parse_options(int argc, char **argv, const struct opt *opts,
 		  const char *usage, int max_args)
 {
-	struct option lopts[MAX_OPTS + 1] = {};
-	char sopts[3 * MAX_OPTS + 2], *s = sopts;
+	struct option lopts[MAX_OPTS + 3] = {};
+	char sopts[3 * MAX_OPTS + 3], *s = sopts;
 	const struct opt *o;
 	const char *err;
 	int n, opt;
@@ -111,8 +115,17 @@ int parse_options(int argc, char **argv, const struct opt *opts,
 			EXIT_FAILURE_OTHER,
 			"internal error: a command has more than %d options",
 			MAX_OPTS);
+	/* the global -j and -p, also after the command (see mglructl.h) */
+	lopts[n++] = (struct option){ "json", no_argument, NULL, 'j' };
+	lopts[n++] = (struct option){ "pretty", no_argument, NULL, OPT_PRETTY };
+	*s++ = 'j';
 	*s = '\0';
 	while ((opt = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
+		if (opt == 'j' || opt == OPT_PRETTY) {
+			json_output = true;
+			json_pretty |= opt == OPT_PRETTY;
+			continue;
+		}
 		for (o = opts; o->name && o->letter != opt; o++)
 			;
 		if (!o->name)
@@ -216,6 +229,11 @@ int resolve_target(const char *path, uint64_t *id, char *desc, size_t len)
 	return 0;
 }
 
+const char *target_cgroup(const char *desc)
+{
+	return strncmp(desc, "cgroup ", 7) ? desc : desc + 7;
+}
+
 void cgroup_name(uint64_t id, char *buf, size_t len)
 {
 	int ret;
@@ -231,26 +249,6 @@ void cgroup_name(uint64_t id, char *buf, size_t len)
 	else if (ret)
 		snprintf(buf, len, "(deleted cgroup %llu)",
 			 (unsigned long long)id);
-}
-
-void print_counters_line(const struct kpolicy *kp)
-{
-	printf("calls=%llu differed=%llu refused=%llu clamped=%llu throttles=%llu agings=%llu fallbacks=%llu stalls=%llu\n",
-	       (unsigned long long)kp_total_calls(kp),
-	       (unsigned long long)kp_counter(kp, "differed"),
-	       (unsigned long long)kp_counter(kp, "refused"),
-	       (unsigned long long)kp_counter(kp, "clamped"),
-	       (unsigned long long)kp_counter(kp, "throttles"),
-	       (unsigned long long)kp_counter(kp, "agings"),
-	       (unsigned long long)kp_counter(kp, "fallbacks"),
-	       (unsigned long long)kp_counter(kp, "stalls"));
-}
-
-void print_exit_record(const struct kpolicy *kp)
-{
-	printf("  exit: kind=%s reason=\"%s\"%s%s%s\n", kp->exit_kind,
-	       kp->exit_reason, kp->exit_msg[0] ? " message=\"" : "",
-	       kp->exit_msg, kp->exit_msg[0] ? "\"" : "");
 }
 
 int find_kpolicy(uint64_t id, struct kpolicy *out)
