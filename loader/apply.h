@@ -16,6 +16,8 @@
 #include "config.h"
 #include "kernel.h"
 
+struct json_object;
+
 /* A cgroup that a config entry matches. */
 struct target {
 	uint64_t id;
@@ -39,13 +41,16 @@ struct reconcile_hooks {
  * Attach what @c assigns to every matching cgroup that has no policy,
  * re-attach the config's policies that the kernel ejected or whose entry
  * changed, detach those the config no longer names. Policies loaded by
- * hand are left alone. Says what it changed. Returns 0 or the EXIT_*
- * status of the first failure.
+ * hand are left alone. Says what it changed (with -j, as apply's
+ * actions). Returns 0 or the EXIT_* status of the first failure.
  */
 int reconcile(const struct config *c, const struct reconcile_hooks *h);
 
-/* Print what reconcile would attach, touching nothing. */
-void reconcile_plan(const struct config *c);
+/*
+ * Print what reconcile would attach, touching nothing; with @j, fill
+ * that JSON object with it (apply --check -j).
+ */
+void reconcile_plan(const struct config *c, struct json_object *j);
 
 /* Detach every policy the config attached. Returns how many. */
 int detach_owned(const char *why);

@@ -10,13 +10,15 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 
+#include "errors.h"
+
 static int check_cgroup_dir(const char *path, uint64_t *id)
 {
 	struct statfs fs;
 	struct stat st;
 
 	if (stat(path, &st))
-		return -ENOENT;
+		return errno == ENAMETOOLONG ? -ENAMETOOLONG : -ENOENT;
 	if (!S_ISDIR(st.st_mode))
 		return -ENOTDIR;
 	if (statfs(path, &fs) || fs.f_type != CGROUP2_SUPER_MAGIC)
@@ -52,6 +54,7 @@ static uint64_t wanted_id;
 static char *found_path;
 static size_t found_len;
 static size_t root_len;
+static int found_ret;
 
 static int match_id(const char *fpath, const struct stat *st, int type,
 		    struct FTW *ftw)
@@ -59,8 +62,8 @@ static int match_id(const char *fpath, const struct stat *st, int type,
 	(void)ftw;
 	if (type != FTW_D || st->st_ino != wanted_id)
 		return 0;
-	snprintf(found_path, found_len, "%s",
-		 fpath[root_len] ? fpath + root_len : "/");
+	found_ret = xsnprintf(found_path, found_len, "%s",
+			      fpath[root_len] ? fpath + root_len : "/");
 	return 1;
 }
 
@@ -70,6 +73,7 @@ int cgroup_path_of(const char *root, uint64_t id, char *path, size_t len)
 	found_path = path;
 	found_len = len;
 	root_len = strlen(root);
-	return nftw(root, match_id, 16, FTW_PHYS | FTW_MOUNT) == 1 ? 0 :
-								     -ENOENT;
+	if (nftw(root, match_id, 16, FTW_PHYS | FTW_MOUNT) != 1)
+		return -ENOENT;
+	return found_ret;
 }

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <linux/capability.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 
 #include "cgroup.h"
 #include "errors.h"
+#include "json_writer.h"
 #include "mglructl.h"
 #include "policy.h"
 
@@ -80,11 +82,14 @@ const char *add_set(void *dst, const char *value)
 	return NULL;
 }
 
+/* --pretty after a command: no letter of its own */
+#define OPT_PRETTY 0x100
+
 int parse_options(int argc, char **argv, const struct opt *opts,
 		  const char *usage, int max_args)
 {
-	struct option lopts[MAX_OPTS + 1] = {};
-	char sopts[3 * MAX_OPTS + 2], *s = sopts;
+	struct option lopts[MAX_OPTS + 3] = {};
+	char sopts[3 * MAX_OPTS + 3], *s = sopts;
 	const struct opt *o;
 	const char *err;
 	int n, opt;
@@ -105,8 +110,22 @@ int parse_options(int argc, char **argv, const struct opt *opts,
 		if (has_arg == optional_argument)
 			*s++ = ':';
 	}
+	if (opts[n].name)
+		return fail(
+			EXIT_FAILURE_OTHER,
+			"internal error: a command has more than %d options",
+			MAX_OPTS);
+	/* the global -j and -p, also after the command (see mglructl.h) */
+	lopts[n++] = (struct option){ "json", no_argument, NULL, 'j' };
+	lopts[n++] = (struct option){ "pretty", no_argument, NULL, OPT_PRETTY };
+	*s++ = 'j';
 	*s = '\0';
 	while ((opt = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
+		if (opt == 'j' || opt == OPT_PRETTY) {
+			json_output = true;
+			json_pretty |= opt == OPT_PRETTY;
+			continue;
+		}
 		for (o = opts; o->name && o->letter != opt; o++)
 			;
 		if (!o->name)
@@ -178,7 +197,7 @@ int check_can_pin(void)
 
 int resolve_target(const char *path, uint64_t *id, char *desc, size_t len)
 {
-	char abs[4096], file[4200];
+	char abs[PATH_MAX], file[PATH_MAX];
 	int ret;
 
 	*id = 0;
@@ -186,6 +205,8 @@ int resolve_target(const char *path, uint64_t *id, char *desc, size_t len)
 	if (!path)
 		return 0;
 	ret = cgroup_resolve(path, abs, sizeof(abs), id);
+	if (ret == -ENAMETOOLONG)
+		return fail_too_long("cgroup path", path);
 	if (ret == -EMEDIUMTYPE)
 		return fail(EXIT_BAD_CGROUP, "%s is not a cgroup v2 directory",
 			    path);
@@ -196,43 +217,38 @@ int resolve_target(const char *path, uint64_t *id, char *desc, size_t len)
 		*id = 0; /* the root cgroup covers the whole system */
 		return 0;
 	}
-	snprintf(file, sizeof(file), "%s/memory.max", abs);
+	if (xsnprintf(file, sizeof(file), "%s/memory.max", abs))
+		return fail_too_long("cgroup path", abs);
 	if (access(file, F_OK))
 		return fail(
 			EXIT_BAD_CGROUP,
 			"cgroup %s has no memory controller: add +memory to its parent's cgroup.subtree_control",
 			path);
-	snprintf(desc, len, "cgroup %s", abs + strlen(CGROUP_ROOT));
+	if (xsnprintf(desc, len, "cgroup %s", abs + strlen(CGROUP_ROOT)))
+		return fail_too_long("cgroup path", abs);
 	return 0;
+}
+
+const char *target_cgroup(const char *desc)
+{
+	return strncmp(desc, "cgroup ", 7) ? desc : desc + 7;
 }
 
 void cgroup_name(uint64_t id, char *buf, size_t len)
 {
-	if (!id)
+	int ret;
+
+	if (!id) {
 		snprintf(buf, len, "system");
-	else if (cgroup_path_of(CGROUP_ROOT, id, buf, len))
+		return;
+	}
+	ret = cgroup_path_of(CGROUP_ROOT, id, buf, len);
+	if (ret == -ENAMETOOLONG)
+		snprintf(buf, len, "(cgroup %llu, path too long)",
+			 (unsigned long long)id);
+	else if (ret)
 		snprintf(buf, len, "(deleted cgroup %llu)",
 			 (unsigned long long)id);
-}
-
-void print_counters_line(const struct kpolicy *kp)
-{
-	printf("calls=%llu differed=%llu refused=%llu clamped=%llu throttles=%llu agings=%llu fallbacks=%llu stalls=%llu\n",
-	       (unsigned long long)kp_total_calls(kp),
-	       (unsigned long long)kp_counter(kp, "differed"),
-	       (unsigned long long)kp_counter(kp, "refused"),
-	       (unsigned long long)kp_counter(kp, "clamped"),
-	       (unsigned long long)kp_counter(kp, "throttles"),
-	       (unsigned long long)kp_counter(kp, "agings"),
-	       (unsigned long long)kp_counter(kp, "fallbacks"),
-	       (unsigned long long)kp_counter(kp, "stalls"));
-}
-
-void print_exit_record(const struct kpolicy *kp)
-{
-	printf("  exit: kind=%s reason=\"%s\"%s%s%s\n", kp->exit_kind,
-	       kp->exit_reason, kp->exit_msg[0] ? " message=\"" : "",
-	       kp->exit_msg, kp->exit_msg[0] ? "\"" : "");
 }
 
 int find_kpolicy(uint64_t id, struct kpolicy *out)
@@ -278,7 +294,7 @@ int attach_policy(struct policy *p, const char *arg, const char *cgroup,
 		  struct bpf_link **link, uint64_t *cgroup_id, char *where,
 		  size_t where_len)
 {
-	char path[4096], pin[4300];
+	char path[PATH_MAX], pin[PATH_MAX];
 	int i, ret;
 
 	ret = policy_locate(arg, path, sizeof(path));
@@ -307,7 +323,10 @@ int attach_policy(struct policy *p, const char *arg, const char *cgroup,
 				"bpffs is not mounted at /sys/fs/bpf: mount -t bpf bpf /sys/fs/bpf (or use --foreground)");
 			goto err;
 		}
-		pin_path(*cgroup_id, "link", pin, sizeof(pin));
+		if (pin_path(*cgroup_id, "link", pin, sizeof(pin))) {
+			ret = fail_too_long("pin path", pin);
+			goto err;
+		}
 		if (!access(pin, F_OK)) {
 			ret = fail(
 				EXIT_ALREADY_ATTACHED,
@@ -330,21 +349,21 @@ err:
 
 bool unpin(uint64_t cgroup_id)
 {
-	char dir[4200], pin[4300], marker[4500];
+	char dir[PATH_MAX], pin[PATH_MAX], marker[PATH_MAX];
 	struct dirent *de;
 	DIR *d;
 
-	pin_path(cgroup_id, NULL, dir, sizeof(dir));
-	pin_path(cgroup_id, "link", pin, sizeof(pin));
-	if (unlink(pin))
+	if (pin_path(cgroup_id, NULL, dir, sizeof(dir)) ||
+	    pin_path(cgroup_id, "link", pin, sizeof(pin)) || unlink(pin))
 		return false;
 	/* the config's marker (see apply.h) goes with the pin */
 	d = opendir(dir);
 	while (d && (de = readdir(d))) {
 		if (strncmp(de->d_name, "config-", 7))
 			continue;
-		snprintf(marker, sizeof(marker), "%s/%s", dir, de->d_name);
-		rmdir(marker);
+		if (!xsnprintf(marker, sizeof(marker), "%s/%s", dir,
+			       de->d_name))
+			rmdir(marker);
 	}
 	if (d)
 		closedir(d);
@@ -354,11 +373,12 @@ bool unpin(uint64_t cgroup_id)
 
 int pin_link(struct bpf_link *link, uint64_t cgroup_id)
 {
-	char dir[4200], pin[4300];
+	char dir[PATH_MAX], pin[PATH_MAX];
 	int err;
 
-	pin_path(cgroup_id, NULL, dir, sizeof(dir));
-	pin_path(cgroup_id, "link", pin, sizeof(pin));
+	if (pin_path(cgroup_id, NULL, dir, sizeof(dir)) ||
+	    pin_path(cgroup_id, "link", pin, sizeof(pin)))
+		return -ENAMETOOLONG;
 	mkdir(PIN_ROOT, 0700);
 	mkdir(dir, 0700);
 	err = bpf_link__pin(link, pin);

@@ -387,7 +387,8 @@ static bool same_assignment(const struct config_entry *a,
 /* Validate one entry; policy code prints "FILE:LINE: reason" itself. */
 static int check_entry(struct parse *ps, struct config_entry *e, int idx)
 {
-	char where[PATH_MAX + 16], rel[PATH_MAX * 2], dir[PATH_MAX];
+	/* "FILE:LINE", FILE being shorter than PATH_MAX */
+	char where[PATH_MAX + 16], rel[PATH_MAX], dir[PATH_MAX];
 	struct policy p;
 	int i, ret;
 
@@ -401,11 +402,18 @@ static int check_entry(struct parse *ps, struct config_entry *e, int idx)
 		return EXIT_BAD_CONFIG;
 	}
 	/* a relative object path is relative to the config file */
-	snprintf(dir, sizeof(dir), "%s", ps->c->file);
+	snprintf(dir, sizeof(dir), "%s", ps->c->file); /* it fits */
 	if (strchr(e->policy, '/') && e->policy[0] != '/')
-		snprintf(rel, sizeof(rel), "%s/%s", dirname(dir), e->policy);
+		ret = xsnprintf(rel, sizeof(rel), "%s/%s", dirname(dir),
+				e->policy);
 	else
-		snprintf(rel, sizeof(rel), "%s", e->policy);
+		ret = xsnprintf(rel, sizeof(rel), "%s", e->policy);
+	if (ret) {
+		parse_error(ps, ps->policy_lines[idx],
+			    "the policy's path is too long (PATH_MAX is %d)",
+			    PATH_MAX);
+		return EXIT_BAD_CONFIG;
+	}
 
 	snprintf(where, sizeof(where), "%s:%d", ps->c->file,
 		 ps->policy_lines[idx]);
@@ -460,7 +468,8 @@ int config_load(const char *file, struct config *c)
 
 	memset(c, 0, sizeof(*c));
 	memset(&ps, 0, sizeof(ps));
-	snprintf(c->file, sizeof(c->file), "%s", file);
+	if (xsnprintf(c->file, sizeof(c->file), "%s", file))
+		return fail_too_long("config file path", file);
 	ps.c = c;
 	ps.f = fopen(file, "r");
 	if (!ps.f) {

@@ -26,6 +26,7 @@
 
 #include "apply.h"
 #include "errors.h"
+#include "json_writer.h"
 #include "kernel.h"
 #include "mglructl.h"
 #include "parse.h"
@@ -253,6 +254,10 @@ int cmd_daemon(int argc, char **argv)
 	ret = parse_options(argc, argv, opts, daemon_usage, 0);
 	if (ret)
 		return ret;
+	if (json_output)
+		return usage_error(
+			daemon_usage,
+			"the daemon logs lines of text; it takes no -j");
 	if (wait && parse_seconds(wait, &backoff))
 		return usage_error(daemon_usage, "bad --backoff '%s'", wait);
 	if (wait_max && parse_seconds(wait_max, &backoff_max))

@@ -6,6 +6,8 @@
 #ifndef MGLRUCTL_ERRORS_H
 #define MGLRUCTL_ERRORS_H
 
+#include <stddef.h>
+
 enum mglructl_status {
 	EXIT_OK = 0,
 	EXIT_FAILURE_OTHER = 1, /* anything not listed below */
@@ -24,6 +26,7 @@ enum mglructl_status {
 	EXIT_REFUSED = 14, /* the policy's init refused to attach */
 	EXIT_BAD_CONFIG = 15, /* apply/daemon: the config file is invalid */
 	EXIT_COMPARED_FAILED = 16, /* compare: a side's command failed */
+	EXIT_NAME_TOO_LONG = 17, /* a path past PATH_MAX or NAME_MAX */
 };
 
 /*
@@ -38,5 +41,19 @@ extern const char *fail_program;
 
 int fail(int status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * snprintf() for what must not be cut, paths above all: 0 when all of it
+ * fit in @len bytes, else -ENAMETOOLONG (@buf then holds the start).
+ */
+int xsnprintf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * The one error for a path that does not fit PATH_MAX, or has a name
+ * longer than NAME_MAX: "@what is too long (...): <its start>...", and
+ * EXIT_NAME_TOO_LONG.
+ */
+int fail_too_long(const char *what, const char *path);
 
 #endif /* MGLRUCTL_ERRORS_H */

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "errors.h"
 #include "mglru_ext_policy.h"
 
 bool kernel_has_mglru_ext(void)
@@ -219,17 +220,18 @@ uint64_t kp_total_calls(const struct kpolicy *kp)
 	return sum;
 }
 
-void pin_path(uint64_t cgroup_id, const char *leaf, char *buf, size_t len)
+int pin_path(uint64_t cgroup_id, const char *leaf, char *buf, size_t len)
 {
-	int n;
+	char dir[64]; /* PIN_ROOT/cgroup-<20 digits> fits */
 
 	if (cgroup_id)
-		n = snprintf(buf, len, "%s/cgroup-%llu", PIN_ROOT,
-			     (unsigned long long)cgroup_id);
+		snprintf(dir, sizeof(dir), "%s/cgroup-%llu", PIN_ROOT,
+			 (unsigned long long)cgroup_id);
 	else
-		n = snprintf(buf, len, "%s/system", PIN_ROOT);
-	if (leaf && n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - n, "/%s", leaf);
+		snprintf(dir, sizeof(dir), "%s/system", PIN_ROOT);
+	if (leaf)
+		return xsnprintf(buf, len, "%s/%s", dir, leaf);
+	return xsnprintf(buf, len, "%s", dir);
 }
 
 double monotonic_s(void)

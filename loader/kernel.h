@@ -70,9 +70,10 @@ int kernel_read_policy(int dir, struct kpolicy *kp);
 /*
  * The one place pin paths are made: PIN_ROOT/system or
  * PIN_ROOT/cgroup-<id> for a cgroup id (0: system-wide), and with @leaf
- * the entry below it ("link", or a config marker).
+ * the entry below it ("link", or a config marker). 0, or -ENAMETOOLONG
+ * when @len is too short (never for a PATH_MAX buffer and a short @leaf).
  */
-void pin_path(uint64_t cgroup_id, const char *leaf, char *buf, size_t len);
+int pin_path(uint64_t cgroup_id, const char *leaf, char *buf, size_t len);
 
 /* Uptime in ns on the boot-time clock, to age attached_ns. */
 uint64_t boottime_ns(void);

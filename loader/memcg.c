@@ -3,6 +3,7 @@
 #include "memcg.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,11 +15,12 @@
 
 int memcg_write(const char *dir, const char *file, const char *val)
 {
-	char path[4300];
+	char path[PATH_MAX];
 	FILE *f;
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if (xsnprintf(path, sizeof(path), "%s/%s", dir, file))
+		return -ENAMETOOLONG;
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;
@@ -48,7 +50,7 @@ static int set_limit(const char *dir, const char *file, const char *size)
 int memcg_create(const char *name, const char *mem, const char *swp, char *path,
 		 size_t len)
 {
-	char root[4200];
+	char root[PATH_MAX];
 	uint64_t id;
 	int ret = 0;
 
@@ -59,7 +61,8 @@ int memcg_create(const char *name, const char *mem, const char *swp, char *path,
 			"%s is not a cgroup v2 mount: run and compare need the unified hierarchy",
 			CGROUP_ROOT);
 
-	snprintf(path, len, "%s/%s", CGROUP_ROOT, name);
+	if (xsnprintf(path, len, "%s/%s", CGROUP_ROOT, name))
+		return fail_too_long("cgroup path", path);
 	if (mkdir(path, 0755))
 		return fail(EXIT_BAD_CGROUP, "cannot create cgroup %s: %s",
 			    path, strerror(errno));
@@ -83,12 +86,13 @@ void memcg_remove(const char *path)
 
 uint64_t memcg_stat(const char *dir, const char *file, const char *key)
 {
-	char path[4300], k[64];
+	char path[PATH_MAX], k[64];
 	unsigned long long v;
 	uint64_t val = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if (xsnprintf(path, sizeof(path), "%s/%s", dir, file))
+		return 0;
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
@@ -102,12 +106,13 @@ uint64_t memcg_stat(const char *dir, const char *file, const char *key)
 /* "some avg10=0.00 avg60=0.00 avg300=0.00 total=N", then "full ...". */
 static void read_pressure(const char *dir, struct memcg_report *r)
 {
-	char path[4300], line[256];
+	char path[PATH_MAX], line[256];
 	unsigned long long total;
 	const char *t;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/memory.pressure", dir);
+	if (xsnprintf(path, sizeof(path), "%s/memory.pressure", dir))
+		return;
 	f = fopen(path, "r");
 	if (!f)
 		return;

@@ -2,7 +2,8 @@
 /*
  * What mglructl's commands share: one file per command (load.c, status.c,
  * run.c, apply.c, daemon.c, vmlinux.c), dispatched from main.c, with the
- * helpers below in common.c.
+ * helpers below in common.c, the printers of the objects several of them
+ * report in print.c, and one JSON writer (json_writer.h).
  */
 #ifndef MGLRUCTL_H
 #define MGLRUCTL_H
@@ -17,6 +18,7 @@
 #define MAX_POLICIES 64
 
 struct bpf_link;
+struct json_object;
 struct policy;
 
 extern bool verbose;
@@ -99,8 +101,10 @@ const char *add_set(void *dst, const char *value);
  * getopt_long() over @opts (ended by an entry without a name), storing
  * what each option says; then at most @max_args arguments (ARGS_ANY: any
  * number; ARGS_COMMAND: any, and the options end at the first, which
- * starts a command). Returns 0, or EXIT_USAGE after printing the one
- * line of what is wrong.
+ * starts a command). Every command also takes -j/--json and --pretty,
+ * the global -j and -p, after its name (no -p there: run and compare
+ * have it for --policy); no table may use 'j'. Returns 0, or EXIT_USAGE
+ * after printing the one line of what is wrong.
  */
 #define ARGS_ANY -1
 #define ARGS_COMMAND -2
@@ -118,15 +122,32 @@ int check_can_pin(void);
 
 /*
  * A cgroup for a policy: @id 0 and @desc "system" for none or the root,
- * else its id and "cgroup /path". Returns 0 or EXIT_BAD_CGROUP.
+ * else its id and "cgroup /path". Returns 0, EXIT_BAD_CGROUP or
+ * EXIT_NAME_TOO_LONG.
  */
 int resolve_target(const char *path, uint64_t *id, char *desc, size_t len);
+
+/* The cgroup of a resolve_target() @desc as status names it: "/path". */
+const char *target_cgroup(const char *desc);
 
 /* "/path" of cgroup @id under the cgroup2 root, "system" for 0. */
 void cgroup_name(uint64_t id, char *buf, size_t len);
 
-void print_counters_line(const struct kpolicy *kp);
-void print_exit_record(const struct kpolicy *kp);
+/*
+ * The printers (print.c): with @j, the object's fields go into that JSON
+ * object; with NULL, its text goes to stdout.
+ *
+ * show_kpolicy: a policy of the kernel's table, its row of the status
+ * table (and its exit record when it has one), or the object status -j
+ * lists; show_counters: the counters line, or "counters" by name;
+ * show_exit: the exit record line, or "exit" {kind, reason, message}.
+ */
+void show_kpolicy(const struct kpolicy *kp, struct json_object *j);
+void show_counters(const struct kpolicy *kp, struct json_object *j);
+void show_exit(const struct kpolicy *kp, struct json_object *j);
+
+/* Who keeps policy @kp attached: "pin", "config", "process"; "-". */
+const char *policy_owner(const struct kpolicy *kp);
 
 /* Policy @id in the kernel's table; 0 or -ENOENT. */
 int find_kpolicy(uint64_t id, struct kpolicy *out);

@@ -57,10 +57,11 @@ const char *policy_dir(void)
 		return "/usr/lib/mglru_ext/policies";
 	exe[n] = '\0';
 	base = dirname(exe);
-	snprintf(dir, sizeof(dir), "%s/../bpf", base);
-	if (access(dir, F_OK))
-		snprintf(dir, sizeof(dir), "%s/../lib/mglru_ext/policies",
-			 base);
+	if (!xsnprintf(dir, sizeof(dir), "%s/../bpf", base) &&
+	    !access(dir, F_OK))
+		return dir;
+	if (xsnprintf(dir, sizeof(dir), "%s/../lib/mglru_ext/policies", base))
+		snprintf(dir, sizeof(dir), "/usr/lib/mglru_ext/policies");
 	return dir;
 }
 
@@ -69,14 +70,17 @@ int policy_locate(const char *arg, char *path, size_t len)
 	size_t n = strlen(arg);
 
 	if (strchr(arg, '/') || (n > 2 && !strcmp(arg + n - 2, ".o"))) {
-		if (access(arg, R_OK))
-			return fail(EXIT_BAD_OBJECT,
-				    "cannot read policy object %s: %s", arg,
-				    strerror(errno));
-		snprintf(path, len, "%s", arg);
-		return 0;
+		if (xsnprintf(path, len, "%s", arg))
+			return fail_too_long("policy object path", arg);
+		if (!access(path, R_OK))
+			return 0;
+		if (errno == ENAMETOOLONG)
+			return fail_too_long("policy object path", arg);
+		return fail(EXIT_BAD_OBJECT, "cannot read policy object %s: %s",
+			    arg, strerror(errno));
 	}
-	snprintf(path, len, "%s/%s.bpf.o", policy_dir(), arg);
+	if (xsnprintf(path, len, "%s/%s.bpf.o", policy_dir(), arg))
+		return fail_too_long("policy object path", path);
 	if (access(path, R_OK))
 		return fail(EXIT_UNKNOWN_POLICY,
 			    "unknown policy '%s' (see 'mglructl list')", arg);
@@ -255,7 +259,8 @@ int policy_open(struct policy *p, const char *path)
 	int nr_ops = 0;
 
 	memset(p, 0, sizeof(*p));
-	snprintf(p->path, sizeof(p->path), "%s", path);
+	if (xsnprintf(p->path, sizeof(p->path), "%s", path))
+		return fail_too_long("policy object path", path);
 	base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	snprintf(p->file_name, sizeof(p->file_name), "%.*s",

@@ -52,7 +52,10 @@ const char *policy_dir(void);
  */
 int policy_locate(const char *arg, char *path, size_t len);
 
-/* Open (not load) a policy object. Returns 0 or EXIT_BAD_OBJECT. */
+/*
+ * Open (not load) a policy object. Returns 0, EXIT_BAD_OBJECT or
+ * EXIT_NAME_TOO_LONG.
+ */
 int policy_open(struct policy *p, const char *path);
 
 /* Apply one NAME=VALUE knob setting. Returns 0 or EXIT_BAD_KNOB. */

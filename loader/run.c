@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <json-c/json.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "errors.h"
+#include "json_writer.h"
 #include "kernel.h"
 #include "memcg.h"
 #include "mglructl.h"
@@ -34,12 +35,18 @@ const char run_usage[] =
 	"Create a temporary cgroup, apply the limits, attach policy P to it\n"
 	"(P may be 'none': stock reclaim, for comparisons), run CMD inside,\n"
 	"then print the policy's counters and the cgroup's reclaim statistics\n"
-	"and remove the cgroup. Exits with CMD's status. SIZE takes K, M, G.\n";
+	"and remove the cgroup. Exits with CMD's status. SIZE takes K, M, G.\n"
+	"\n"
+	"With -j, CMD's output goes to stderr and stdout has one document:\n"
+	"{command [...], policy, memory_max, swap_max, exit_status, wall_s,\n"
+	"attached (the policy as 'mglructl -j status' shows it, null for none),\n"
+	"memory_stat {...}, memory_events {oom, oom_kill}, memory_pressure\n"
+	"{some_total_us, full_total_us}}.\n";
 
 const char compare_usage[] =
 	"Usage: mglructl compare [--policy A] [--policy B] [--set KNOB=VALUE]...\n"
 	"                        [--memory-max SIZE] [--swap-max SIZE] [--repeat N]\n"
-	"                        [--json] -- CMD [ARGS]...\n"
+	"                        -- CMD [ARGS]...\n"
 	"\n"
 	"Run CMD twice at the same time, in two sibling temporary cgroups with\n"
 	"the same limits, one under policy A and one under policy B ('none' is\n"
@@ -52,14 +59,18 @@ const char compare_usage[] =
 	"its side (A, B) in MGLRUCTL_SIDE and its run (1..N) in MGLRUCTL_RUN:\n"
 	"give each side its own files, or the side that reads a shared file\n"
 	"first is charged for its page cache. Exits 16 when a command failed\n"
-	"on either side, else 0.\n";
+	"on either side, else 0.\n"
+	"\n"
+	"With -j (or compare --json): {command [...], repeat, memory_max,\n"
+	"swap_max, sides {A, B}}, each side {policy, runs [{FIGURE: VALUE...}],\n"
+	"summary {FIGURE: {median, min, max}}}.\n";
 
 /* One policy's side of a run or a comparison. */
 struct side {
 	char label; /* 'A', 'B' */
 	const char *policy; /* "none": stock */
 	struct knob_sets sets;
-	char cg[4300];
+	char cg[PATH_MAX];
 	struct policy p;
 	struct bpf_link *link;
 	uint64_t cgroup_id, id;
@@ -80,7 +91,7 @@ static bool is_stock(const struct side *s)
 
 static int side_setup(struct side *s, const char *mem, const char *swp)
 {
-	char name[64], where[4300];
+	char name[64], where[PATH_MAX];
 	int ret;
 
 	if (s->label == 'R')
@@ -189,8 +200,31 @@ static void wait_sides(struct side *sides, int n, double start)
 	}
 }
 
-static void print_run_report(const struct memcg_report *r)
+/*
+ * The printer of what a cgroup's own files said: the memory.stat and
+ * memory.events lines, or in JSON those and the memory.pressure totals.
+ */
+static void show_memcg_report(const struct memcg_report *r,
+			      struct json_object *j)
 {
+	struct json_object *o;
+
+	if (j) {
+		o = jw_object(j, "memory_stat");
+		jw_uint(o, "pgscan", r->pgscan);
+		jw_uint(o, "pgsteal", r->pgsteal);
+		jw_uint(o, "pgmajfault", r->pgmajfault);
+		jw_uint(o, "workingset_refault_anon", r->refault_anon);
+		jw_uint(o, "workingset_refault_file", r->refault_file);
+		jw_uint(o, "workingset_activate_file", r->activate_file);
+		o = jw_object(j, "memory_events");
+		jw_uint(o, "oom", r->oom);
+		jw_uint(o, "oom_kill", r->oom_kill);
+		o = jw_object(j, "memory_pressure");
+		jw_uint(o, "some_total_us", r->psi_some_us);
+		jw_uint(o, "full_total_us", r->psi_full_us);
+		return;
+	}
 	printf("memory.stat: pgscan=%llu pgsteal=%llu pgmajfault=%llu workingset_refault_anon=%llu workingset_refault_file=%llu workingset_activate_file=%llu\n",
 	       (unsigned long long)r->pgscan, (unsigned long long)r->pgsteal,
 	       (unsigned long long)r->pgmajfault,
@@ -201,13 +235,12 @@ static void print_run_report(const struct memcg_report *r)
 	       (unsigned long long)r->oom, (unsigned long long)r->oom_kill);
 }
 
-/* --policy, --set, --memory-max, --swap-max, shared by run and compare. */
+/* What the options of run and compare say. */
 struct run_opts {
 	struct side sides[2];
 	int nr_sides, max_sides;
 	const char *mem, *swp, *repeat_arg;
 	int repeat;
-	bool json;
 };
 
 static const char *add_policy(void *dst, const char *value)
@@ -230,23 +263,16 @@ static const char *add_side_set(void *dst, const char *value)
 	return add_set(&o->sides[o->nr_sides - 1].sets, value);
 }
 
-static int parse_run_opts(int argc, char **argv, const char *usage,
-			  bool compare, struct run_opts *o)
+/*
+ * Parse @opts, run's or compare's own table, into @o and check what they
+ * say together.
+ */
+static int parse_run_opts(int argc, char **argv, const struct opt *opts,
+			  const char *usage, bool compare, struct run_opts *o)
 {
-	struct opt opts[] = {
-		OPT_FN("policy", 'p', add_policy, o),
-		OPT_FN("set", 's', add_side_set, o),
-		OPT("memory-max", 'm', OPT_VALUE, &o->mem),
-		OPT("swap-max", 'w', OPT_VALUE, &o->swp),
-		OPT("repeat", 'r', OPT_VALUE, &o->repeat_arg),
-		OPT("json", 'j', OPT_FLAG, &o->json),
-		{},
-	};
 	uint64_t v;
 	int ret;
 
-	if (!compare)
-		opts[4] = (struct opt){}; /* no --repeat, no --json */
 	o->max_sides = compare ? 2 : 1;
 	ret = parse_options(argc, argv, opts, usage, ARGS_COMMAND);
 	if (ret)
@@ -281,16 +307,64 @@ static int parse_run_opts(int argc, char **argv, const char *usage,
 	return 0;
 }
 
+/* JSON's "command": @cmd's words. */
+static void show_command(char **cmd, struct json_object *j)
+{
+	struct json_object *c = jw_array(j, "command");
+
+	for (; *cmd; cmd++)
+		jw_string(c, NULL, *cmd);
+}
+
+/* The printer of a run: how CMD ended, the policy's counters, the cgroup's. */
+static void show_run(const struct run_opts *o, char **cmd,
+		     struct json_object *j)
+{
+	const struct side *s = &o->sides[0];
+
+	if (j) {
+		show_command(cmd, j);
+		jw_string(j, "policy", s->link ? s->p.name : "none");
+		jw_string(j, "memory_max", o->mem);
+		jw_string(j, "swap_max", o->swp);
+		jw_int(j, "exit_status", s->status);
+		jw_double(j, "wall_s", s->wall_s);
+		if (s->have_kp)
+			show_kpolicy(&s->kp, jw_object(j, "attached"));
+		else
+			jw_null(j, "attached");
+		show_memcg_report(&s->rep, j);
+		return;
+	}
+	printf("--- mglructl run: %s exited with status %d under policy %s\n",
+	       cmd[0], s->status, s->link ? s->p.name : "none (stock)");
+	if (s->have_kp) {
+		printf("policy: ");
+		show_counters(&s->kp, NULL);
+		if (s->kp.state != KSTATE_ATTACHED)
+			show_exit(&s->kp, NULL);
+	}
+	show_memcg_report(&s->rep, NULL);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = {};
+	const struct opt opts[] = {
+		OPT_FN("policy", 'p', add_policy, &o),
+		OPT_FN("set", 's', add_side_set, &o),
+		OPT("memory-max", 'm', OPT_VALUE, &o.mem),
+		OPT("swap-max", 'w', OPT_VALUE, &o.swp),
+		{},
+	};
 	struct side *s = &o.sides[0];
 	int ret;
 
-	ret = parse_run_opts(argc, argv, run_usage, false, &o);
+	ret = parse_run_opts(argc, argv, opts, run_usage, false, &o);
 	if (ret)
 		return ret;
-	s->out_fd = -1;
+	/* with -j, stdout is the document's: CMD writes to stderr */
+	s->out_fd = json_output ? STDERR_FILENO : -1;
 	s->label = 'R';
 	ret = side_setup(s, o.mem, o.swp);
 	if (ret)
@@ -301,15 +375,7 @@ int cmd_run(int argc, char **argv)
 		signal(SIGINT, SIG_IGN);
 		wait_sides(s, 1, monotonic_s());
 		ret = s->status;
-		printf("--- mglructl run: %s exited with status %d under policy %s\n",
-		       argv[optind], ret, s->link ? s->p.name : "none (stock)");
-		if (s->have_kp) {
-			printf("policy: ");
-			print_counters_line(&s->kp);
-			if (s->kp.state != KSTATE_ATTACHED)
-				print_exit_record(&s->kp);
-		}
-		print_run_report(&s->rep);
+		show_run(&o, argv + optind, json_output ? jw_begin() : NULL);
 	}
 	side_teardown(s);
 	return ret;
@@ -381,16 +447,20 @@ static struct summary summarize(const double *v, int n)
 /* Show the command's output, each line prefixed with its side and run. */
 static void dump_output(const struct side *s, int rep)
 {
-	char line[4096];
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
 	FILE *f;
 
 	lseek(s->out_fd, 0, SEEK_SET);
 	f = fdopen(dup(s->out_fd), "r");
 	if (!f)
 		return;
-	while (fgets(line, sizeof(line), f))
+	/* whole lines, however long */
+	while ((n = getline(&line, &cap, f)) > 0)
 		fprintf(stderr, "[%c %d] %s%s", s->label, rep + 1, line,
-			strchr(line, '\n') ? "" : "\n");
+			line[n - 1] == '\n' ? "" : "\n");
+	free(line);
 	fclose(f);
 	if (ftruncate(s->out_fd, 0))
 		return;
@@ -500,76 +570,72 @@ static void print_table(const struct run_opts *o, double (*figs)[2][NR_FIGURES])
 		printf("(%d runs of each side, side by side)\n", n);
 }
 
-static struct json_object *json_side(const struct run_opts *o, int side,
-				     double (*figs)[2][NR_FIGURES])
+/* Into @j, side @side of the comparison: its policy, runs and summary. */
+static void show_side(const struct run_opts *o, int side,
+		      double (*figs)[2][NR_FIGURES], struct json_object *j)
 {
-	struct json_object *j = json_object_new_object(), *runs, *run, *med;
+	struct json_object *runs, *run, *med, *one;
+	struct summary sum;
 	double v[1000];
 	int f, r;
 
-	json_object_object_add(j, "policy",
-			       json_object_new_string(o->sides[side].policy));
-	runs = json_object_new_array();
+	jw_string(j, "policy", o->sides[side].policy);
+	runs = jw_array(j, "runs");
 	for (r = 0; r < o->repeat; r++) {
-		run = json_object_new_object();
+		run = jw_object(runs, NULL);
 		for (f = 0; f < NR_FIGURES; f++)
-			json_object_object_add(
-				run, figure_names[f],
-				json_object_new_double(figs[r][side][f]));
-		json_object_array_add(runs, run);
+			jw_double(run, figure_names[f], figs[r][side][f]);
 	}
-	json_object_object_add(j, "runs", runs);
-	med = json_object_new_object();
+	med = jw_object(j, "summary");
 	for (f = 0; f < NR_FIGURES; f++) {
-		struct json_object *one = json_object_new_object();
-		struct summary s;
-
 		for (r = 0; r < o->repeat; r++)
 			v[r] = figs[r][side][f];
-		s = summarize(v, o->repeat);
-		json_object_object_add(one, "median",
-				       json_object_new_double(s.median));
-		json_object_object_add(one, "min",
-				       json_object_new_double(s.min));
-		json_object_object_add(one, "max",
-				       json_object_new_double(s.max));
-		json_object_object_add(med, figure_names[f], one);
+		sum = summarize(v, o->repeat);
+		one = jw_object(med, figure_names[f]);
+		jw_double(one, "median", sum.median);
+		jw_double(one, "min", sum.min);
+		jw_double(one, "max", sum.max);
 	}
-	json_object_object_add(j, "summary", med);
-	return j;
 }
 
-static void print_json(const struct run_opts *o, char **cmd,
-		       double (*figs)[2][NR_FIGURES])
+/*
+ * The printer of a comparison: the table side by side, or in JSON every
+ * run of each side and its summary.
+ */
+static void show_compare(const struct run_opts *o, char **cmd,
+			 double (*figs)[2][NR_FIGURES], struct json_object *j)
 {
-	struct json_object *j = json_object_new_object(), *c, *s;
-	int i;
+	struct json_object *sides;
 
-	c = json_object_new_array();
-	for (i = 0; cmd[i]; i++)
-		json_object_array_add(c, json_object_new_string(cmd[i]));
-	json_object_object_add(j, "command", c);
-	json_object_object_add(j, "repeat", json_object_new_int(o->repeat));
-	json_object_object_add(j, "memory_max",
-			       o->mem ? json_object_new_string(o->mem) : NULL);
-	json_object_object_add(j, "swap_max",
-			       o->swp ? json_object_new_string(o->swp) : NULL);
-	s = json_object_new_object();
-	json_object_object_add(s, "A", json_side(o, 0, figs));
-	json_object_object_add(s, "B", json_side(o, 1, figs));
-	json_object_object_add(j, "sides", s);
-	puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
-	json_object_put(j);
+	if (!j) {
+		print_table(o, figs);
+		return;
+	}
+	show_command(cmd, j);
+	jw_int(j, "repeat", o->repeat);
+	jw_string(j, "memory_max", o->mem);
+	jw_string(j, "swap_max", o->swp);
+	sides = jw_object(j, "sides");
+	show_side(o, 0, figs, jw_object(sides, "A"));
+	show_side(o, 1, figs, jw_object(sides, "B"));
 }
 
 int cmd_compare(int argc, char **argv)
 {
 	double(*figs)[2][NR_FIGURES];
 	struct run_opts o = {};
+	const struct opt opts[] = {
+		OPT_FN("policy", 'p', add_policy, &o),
+		OPT_FN("set", 's', add_side_set, &o),
+		OPT("memory-max", 'm', OPT_VALUE, &o.mem),
+		OPT("swap-max", 'w', OPT_VALUE, &o.swp),
+		OPT("repeat", 'r', OPT_VALUE, &o.repeat_arg),
+		{},
+	};
 	int i, r, ret, failed = 0;
 	char **cmd;
 
-	ret = parse_run_opts(argc, argv, compare_usage, true, &o);
+	ret = parse_run_opts(argc, argv, opts, compare_usage, true, &o);
 	if (ret)
 		return ret;
 	cmd = argv + optind;
@@ -593,10 +659,7 @@ int cmd_compare(int argc, char **argv)
 		for (i = 0; i < 2; i++)
 			failed |= figs[r][i][FIG_STATUS] != 0;
 	}
-	if (o.json)
-		print_json(&o, cmd, figs);
-	else
-		print_table(&o, figs);
+	show_compare(&o, cmd, figs, json_output ? jw_begin() : NULL);
 	free(figs);
 	if (failed)
 		return fail(

@@ -4,7 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
-#include <json-c/json.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,17 +12,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "apply.h"
 #include "cgroup.h"
 #include "errors.h"
+#include "json_writer.h"
 #include "memcg.h"
 #include "mglructl.h"
 #include "parse.h"
 #include "policy.h"
 
 const char status_usage[] =
-	"Usage: mglructl status [--json | --format=text|json|prometheus]\n"
-	"                       [--watch [SECONDS]]\n"
+	"Usage: mglructl status [--format=text|json|prometheus] [--watch [SECONDS]]\n"
 	"\n"
 	"Whether the kernel supports mglru_ext, the policies attached with their\n"
 	"counters and owner (pin: 'mglructl load', config: apply or the daemon,\n"
@@ -32,101 +31,31 @@ const char status_usage[] =
 	"format, for node_exporter's textfile collector. --watch redraws, every\n"
 	"SECONDS (default 1), each attached policy's decisions, refusals,\n"
 	"throttles and agings per second and its cgroup's refaults per second;\n"
-	"plain lines when stdout is not a terminal. Ctrl-C stops it.\n";
+	"plain lines when stdout is not a terminal. Ctrl-C stops it.\n"
+	"\n"
+	"With -j (mglructl -j status; also status --json or --format=json):\n"
+	"{\"kernel_support\": BOOL, \"policies\": [POLICY...]}, each POLICY\n"
+	"{id, name, cgroup_id, cgroup, state, owner, attached_ns, counters\n"
+	"{NAME: N...}, exit {kind, reason, message}}.\n";
 
 const char list_usage[] =
-	"Usage: mglructl list [--json]\n"
+	"Usage: mglructl list\n"
 	"\n"
 	"The policies that ship (name, description, knobs with defaults and\n"
-	"ranges) and the policies attached now.\n";
+	"ranges) and the policies attached now.\n"
+	"\n"
+	"With -j (mglructl -j list, or list --json): {\"shipped\": [{name,\n"
+	"description, knobs [{name, default, min, max, doc}]}...], \"attached\":\n"
+	"[POLICY...]}, each POLICY as 'mglructl status --help' says.\n";
 
-/* Who keeps policy @kp attached. */
-static const char *owner(const struct kpolicy *kp)
+/* The policies of @table as status -j lists them, into the array @list. */
+static void show_kpolicies(const struct kpolicy *table, int n,
+			   struct json_object *list)
 {
-	char pin[4300], hash[32];
-
-	if (kp->state == KSTATE_DETACHED)
-		return "-";
-	if (owned_hash(kp->cgroup_id, hash, sizeof(hash)))
-		return "config";
-	pin_path(kp->cgroup_id, "link", pin, sizeof(pin));
-	return access(pin, F_OK) ? "process" : "pin";
-}
-
-/*
- * The one printer of a policy, as bpftool's show functions are: with @j,
- * its fields go into that JSON object; without, it prints its row of the
- * status table (and its exit record under it when it has one).
- */
-static void show_policy(const struct kpolicy *kp, struct json_object *j)
-{
-	struct json_object *c, *e;
-	char cg[4096], since[32];
 	int i;
 
-	cgroup_name(kp->cgroup_id, cg, sizeof(cg));
-	if (!j) {
-		if (kp->attached_ns)
-			snprintf(since, sizeof(since), "%llus",
-				 (unsigned long long)((boottime_ns() -
-						       kp->attached_ns) /
-						      1000000000ULL));
-		else
-			snprintf(since, sizeof(since), "-");
-		printf("%-4llu %-20s %-24s %-9s %-7s %8s  ",
-		       (unsigned long long)kp->id, kp->name, cg,
-		       kstate_name(kp->state), owner(kp), since);
-		print_counters_line(kp);
-		if (strcmp(kp->exit_kind, "none"))
-			print_exit_record(kp);
-		return;
-	}
-	json_object_object_add(j, "id", json_object_new_uint64(kp->id));
-	json_object_object_add(j, "name", json_object_new_string(kp->name));
-	json_object_object_add(j, "cgroup_id",
-			       json_object_new_uint64(kp->cgroup_id));
-	json_object_object_add(j, "cgroup", json_object_new_string(cg));
-	json_object_object_add(j, "state",
-			       json_object_new_string(kstate_name(kp->state)));
-	json_object_object_add(j, "owner", json_object_new_string(owner(kp)));
-	json_object_object_add(j, "attached_ns",
-			       json_object_new_uint64(kp->attached_ns));
-	c = json_object_new_object();
-	for (i = 0; i < kp->nr_counters; i++)
-		json_object_object_add(
-			c, kp->counters[i].name,
-			json_object_new_uint64(kp->counters[i].value));
-	json_object_object_add(j, "counters", c);
-	e = json_object_new_object();
-	json_object_object_add(e, "kind",
-			       json_object_new_string(kp->exit_kind));
-	json_object_object_add(e, "reason",
-			       json_object_new_string(kp->exit_reason));
-	json_object_object_add(e, "message",
-			       json_object_new_string(kp->exit_msg));
-	json_object_object_add(j, "exit", e);
-}
-
-/* A JSON array of the policies of @table; what --json prints of them. */
-static struct json_object *json_kpolicies(const struct kpolicy *table, int n)
-{
-	struct json_object *list = json_object_new_array();
-	int i;
-
-	for (i = 0; i < n; i++) {
-		struct json_object *one = json_object_new_object();
-
-		show_policy(&table[i], one);
-		json_object_array_add(list, one);
-	}
-	return list;
-}
-
-/* Print @j on one line and free it. */
-static void json_print(struct json_object *j)
-{
-	puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
-	json_object_put(j);
+	for (i = 0; i < n; i++)
+		show_kpolicy(&table[i], jw_object(list, NULL));
 }
 
 static void print_policy_table(const struct kpolicy *table, int n)
@@ -140,7 +69,7 @@ static void print_policy_table(const struct kpolicy *table, int n)
 	printf("%-4s %-20s %-24s %-9s %-7s %8s  %s\n", "ID", "NAME", "CGROUP",
 	       "STATE", "OWNER", "SINCE", "COUNTERS");
 	for (i = 0; i < n; i++)
-		show_policy(&table[i], NULL);
+		show_kpolicy(&table[i], NULL);
 }
 
 /* Attached (or ejected, awaiting unload) policies, then the last detached. */
@@ -179,7 +108,7 @@ static void prom_label(const char *s)
 
 static void prom_labels(const struct kpolicy *kp)
 {
-	char cg[4096];
+	char cg[PATH_MAX];
 
 	cgroup_name(kp->cgroup_id, cg, sizeof(cg));
 	printf("{id=\"%llu\",name=\"", (unsigned long long)kp->id);
@@ -227,7 +156,7 @@ static void print_prometheus(bool support, const struct kpolicy *table, int n)
 	printf("# HELP mglru_ext_policy_info A policy attached or ejected, with its state, owner and exit kind; always 1.\n");
 	printf("# TYPE mglru_ext_policy_info gauge\n");
 	for (i = 0; i < nc; i++) {
-		char cg[4096];
+		char cg[PATH_MAX];
 
 		cgroup_name(cur[i]->cgroup_id, cg, sizeof(cg));
 		printf("mglru_ext_policy_info{id=\"%llu\",name=\"",
@@ -236,7 +165,7 @@ static void print_prometheus(bool support, const struct kpolicy *table, int n)
 		printf("\",cgroup=\"");
 		prom_label(cg);
 		printf("\",state=\"%s\",owner=\"%s\",exit_kind=\"%s\"} 1\n",
-		       kstate_name(cur[i]->state), owner(cur[i]),
+		       kstate_name(cur[i]->state), policy_owner(cur[i]),
 		       cur[i]->exit_kind);
 	}
 	if (!nc)
@@ -275,15 +204,15 @@ struct watched {
 /* Refaults of the cgroup @cg names ("/path", from cgroup_name()). */
 static uint64_t refaults_of(uint64_t cgroup_id, const char *cg)
 {
-	char dir[4200];
+	char dir[PATH_MAX];
 
 	if (!cgroup_id)
 		return memcg_stat("/proc", "vmstat",
 				  "workingset_refault_anon") +
 		       memcg_stat("/proc", "vmstat", "workingset_refault_file");
-	if (cg[0] != '/')
-		return 0; /* deleted */
-	snprintf(dir, sizeof(dir), "%s%s", CGROUP_ROOT, cg);
+	if (cg[0] != '/' ||
+	    xsnprintf(dir, sizeof(dir), "%s%s", CGROUP_ROOT, cg))
+		return 0; /* deleted, or too deep to name */
 	return memcg_stat(dir, "memory.stat", "workingset_refault_anon") +
 	       memcg_stat(dir, "memory.stat", "workingset_refault_file");
 }
@@ -306,7 +235,7 @@ static int watch(double interval)
 	bool tty = isatty(STDOUT_FILENO);
 	int i, j, n, nprev = 0, ncur;
 	struct timespec ts;
-	char cg[4096];
+	char cg[PATH_MAX];
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -364,18 +293,16 @@ static int watch(double interval)
 
 int cmd_status(int argc, char **argv)
 {
-	enum { TEXT, JSON, PROMETHEUS } format = TEXT;
 	const char *fmt = NULL, *watch_arg = NULL;
-	bool json = false;
+	bool prometheus = false;
 	const struct opt opts[] = {
-		OPT("json", 'j', OPT_FLAG, &json),
 		OPT("format", 'f', OPT_VALUE, &fmt),
 		OPT("watch", 'w', OPT_MAYBE, &watch_arg),
 		{},
 	};
 	static struct kpolicy table[MAX_POLICIES];
-	double interval = 0;
 	struct json_object *j;
+	double interval = 0;
 	bool support;
 	int n, ret;
 	char *end;
@@ -389,14 +316,15 @@ int cmd_status(int argc, char **argv)
 			return extra_argument(status_usage, argv);
 		watch_arg = argv[optind];
 	}
-	if (json)
-		format = JSON;
-	if (fmt && !strcmp(fmt, "json"))
-		format = JSON;
-	else if (fmt && !strcmp(fmt, "prometheus"))
-		format = PROMETHEUS;
-	else if (fmt && strcmp(fmt, "text"))
+	if (fmt && strcmp(fmt, "text") && strcmp(fmt, "json") &&
+	    strcmp(fmt, "prometheus"))
 		return usage_error(status_usage, "unknown --format '%s'", fmt);
+	if (fmt && strcmp(fmt, "json") && json_output)
+		return usage_error(status_usage,
+				   "--format=%s and --json: choose one", fmt);
+	if (fmt && !strcmp(fmt, "json"))
+		json_output = true;
+	prometheus = fmt && !strcmp(fmt, "prometheus");
 	if (watch_arg) {
 		interval = *watch_arg ? strtod(watch_arg, &end) : 1;
 		if ((*watch_arg && *end) ||
@@ -406,7 +334,7 @@ int cmd_status(int argc, char **argv)
 				"bad --watch '%s' (0.1 to 3600 seconds)",
 				watch_arg);
 	}
-	if (interval && format != TEXT)
+	if (interval && (json_output || prometheus))
 		return usage_error(
 			status_usage,
 			"--watch draws text; it takes no --json or --format");
@@ -421,23 +349,17 @@ int cmd_status(int argc, char **argv)
 	if (n < 0)
 		return fail(EXIT_FAILURE_OTHER, "cannot read %s: %s",
 			    POLICIES_DIR, strerror(-n));
-	switch (format) {
-	case JSON:
-		j = json_object_new_object();
-		json_object_object_add(j, "kernel_support",
-				       json_object_new_boolean(support));
-		json_object_object_add(j, "policies", json_kpolicies(table, n));
-		json_print(j);
-		break;
-	case PROMETHEUS:
+	if (json_output) {
+		j = jw_begin();
+		jw_bool(j, "kernel_support", support);
+		show_kpolicies(table, n, jw_array(j, "policies"));
+	} else if (prometheus) {
 		print_prometheus(support, table, n);
-		break;
-	case TEXT:
+	} else {
 		printf("kernel support: %s\n",
 		       support ? "yes" : "no (boot the patched kernel)");
 		if (support)
 			print_status_tables(table, n);
-		break;
 	}
 	return support ? EXIT_OK : EXIT_NO_KERNEL_SUPPORT;
 }
@@ -447,37 +369,56 @@ static int compare_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static struct json_object *json_knob(const struct knob *k)
+/*
+ * The printer of a shipped policy: its name, description and knobs (the
+ * values @p has, its defaults unless set), as list shows them.
+ */
+static void show_shipped(const struct policy *p, struct json_object *j)
 {
-	struct json_object *j = json_object_new_object();
+	struct json_object *knobs, *one;
+	const struct knob *kn;
+	int k;
 
-	json_object_object_add(j, "name", json_object_new_string(k->name));
-	json_object_object_add(j, "default", json_object_new_string(k->dflt));
-	json_object_object_add(j, "min", json_object_new_string(k->min));
-	json_object_object_add(j, "max", json_object_new_string(k->max));
-	json_object_object_add(j, "doc", json_object_new_string(k->doc));
-	return j;
+	if (j) {
+		jw_string(j, "name", p->file_name);
+		jw_string(j, "description", p->desc);
+		knobs = jw_array(j, "knobs");
+		for (k = 0; k < p->nr_knobs; k++) {
+			kn = &p->knobs[k];
+			one = jw_object(knobs, NULL);
+			jw_string(one, "name", kn->name);
+			jw_string(one, "default", kn->dflt);
+			jw_string(one, "min", kn->min);
+			jw_string(one, "max", kn->max);
+			jw_string(one, "doc", kn->doc);
+		}
+		return;
+	}
+	printf("\n  %-20s %s\n", p->file_name, p->desc);
+	for (k = 0; k < p->nr_knobs; k++) {
+		kn = &p->knobs[k];
+		printf("      --set %s=%s", kn->name, kn->dflt);
+		if (kn->min[0])
+			printf("  [%s..%s]", kn->min, kn->max);
+		printf("  %s\n", kn->doc);
+	}
 }
 
 int cmd_list(int argc, char **argv)
 {
 	static struct kpolicy table[MAX_POLICIES];
-	struct json_object *j = NULL, *shipped = NULL, *one, *knobs;
-	char *names[MAX_POLICIES], path[4200];
+	const struct opt opts[] = { {} };
+	struct json_object *j = NULL, *shipped = NULL;
+	char *names[MAX_POLICIES], path[PATH_MAX];
 	const char *dir = policy_dir();
-	bool json = false;
 	struct dirent *de;
 	struct policy p;
-	int i, k, n = 0, nk = 0;
+	int i, k, n = 0, nk = 0, ret;
 	DIR *d;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			json = true;
-		else
-			return usage_error(list_usage, "unknown argument '%s'",
-					   argv[i]);
-	}
+	ret = parse_options(argc, argv, opts, list_usage, 0);
+	if (ret)
+		return ret;
 
 	d = opendir(dir);
 	if (!d)
@@ -492,41 +433,18 @@ int cmd_list(int argc, char **argv)
 	closedir(d);
 	qsort(names, n, sizeof(names[0]), compare_names);
 
-	if (json) {
-		j = json_object_new_object();
-		shipped = json_object_new_array();
+	if (json_output) {
+		j = jw_begin();
+		shipped = jw_array(j, "shipped");
 	} else {
 		printf("Policies shipped in %s:\n", dir);
 	}
 	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		ret = xsnprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		free(names[i]);
-		if (policy_open(&p, path))
+		if (ret || policy_open(&p, path))
 			continue;
-		if (json) {
-			one = json_object_new_object();
-			json_object_object_add(
-				one, "name",
-				json_object_new_string(p.file_name));
-			json_object_object_add(one, "description",
-					       json_object_new_string(p.desc));
-			knobs = json_object_new_array();
-			for (k = 0; k < p.nr_knobs; k++)
-				json_object_array_add(knobs,
-						      json_knob(&p.knobs[k]));
-			json_object_object_add(one, "knobs", knobs);
-			json_object_array_add(shipped, one);
-		} else {
-			printf("\n  %-20s %s\n", p.file_name, p.desc);
-			for (k = 0; k < p.nr_knobs; k++) {
-				const struct knob *kn = &p.knobs[k];
-
-				printf("      --set %s=%s", kn->name, kn->dflt);
-				if (kn->min[0])
-					printf("  [%s..%s]", kn->min, kn->max);
-				printf("  %s\n", kn->doc);
-			}
-		}
+		show_shipped(&p, shipped ? jw_object(shipped, NULL) : NULL);
 		policy_close(&p);
 	}
 
@@ -536,11 +454,8 @@ int cmd_list(int argc, char **argv)
 		if (table[i].state != KSTATE_DETACHED)
 			table[k++] = table[i];
 	nk = k;
-	if (json) {
-		json_object_object_add(j, "shipped", shipped);
-		json_object_object_add(j, "attached",
-				       json_kpolicies(table, nk));
-		json_print(j);
+	if (j) {
+		show_kpolicies(table, nk, jw_array(j, "attached"));
 		return EXIT_OK;
 	}
 	printf("\nAttached now:\n");

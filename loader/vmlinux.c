@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "json_writer.h"
 #include "mglructl.h"
 
 const char vmlinux_h_usage[] =
@@ -28,13 +29,19 @@ static void print_fn(void *ctx, const char *fmt, va_list args)
 
 int cmd_vmlinux_h(int argc, char **argv)
 {
+	const struct opt opts[] = { {} };
 	struct btf_dump *dump;
 	struct btf *btf;
 	__u32 id, n;
-	int err = 0;
+	int err;
 
-	if (argc > 1)
-		return extra_argument(vmlinux_h_usage, argv);
+	err = parse_options(argc, argv, opts, vmlinux_h_usage, 0);
+	if (err)
+		return err;
+	if (json_output)
+		return usage_error(
+			vmlinux_h_usage,
+			"vmlinux-h prints a C header; it takes no -j");
 	btf = btf__load_vmlinux_btf();
 	if (!btf)
 		return fail(

@@ -4,11 +4,11 @@
 # mglructl's errors that need no mglru_ext kernel, run on the host: each
 # bad input gets its one-line message and its own exit status, and nothing
 # is loaded. The host kernel has no mglru_ext, which is itself one of the
-# errors under test.
+# errors under test. MGLRUCTL runs another mglructl than the tree's.
 set -u
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/selftests/lib/tap.sh"
-ctl=$repo/build/bin/mglructl
+ctl=${MGLRUCTL:-$repo/build/bin/mglructl}
 bpf=$repo/build/bpf
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -142,5 +142,94 @@ tap_ok $? "list shows shipped policies with knobs, defaults and ranges" "$out"
 out=$("$ctl" list --json)
 python3 -c 'import json,sys; d=json.load(sys.stdin); assert {p["name"] for p in d["shipped"]} >= {"budget","isolation_throttle","thrash_aging","swappiness","passthrough","combined"}' <<<"$out"
 tap_ok $? "list --json is valid JSON naming every shipped policy" "$out"
+
+# JSON: the global -j and -p, one document on stdout, errors on stderr.
+out=$("$ctl" -j list)
+python3 -m json.tool <<<"$out" >/dev/null && [ "$(wc -l <<<"$out")" = 1 ] &&
+	python3 -c 'import json,sys; d=json.load(sys.stdin); k={k["name"]: k for p in d["shipped"] for k in p["knobs"]}; assert k["refault_pct"]["default"] == "50" and k["refault_pct"]["max"] == "100", k; assert d["attached"] == []' <<<"$out"
+tap_ok $? "-j list: one line of JSON, knobs with defaults and ranges" "$out"
+[ "$out" = "$("$ctl" list --json)" ] && [ "$out" = "$("$ctl" list -j)" ]
+tap_ok $? "-j list and list --json, list -j: the same document"
+pretty=$("$ctl" -p list)
+[ "$(wc -l <<<"$pretty")" -gt 20 ] && grep -q '^  "shipped": \[$' <<<"$pretty" &&
+	python3 -c 'import json,sys; a,b=sys.argv[1:]; assert json.loads(a) == json.loads(b)' "$out" "$pretty"
+tap_ok $? "-p list: the same document, indented" "$(head -5 <<<"$pretty")"
+for form in "--pretty list" "-jp list" "--json --pretty list" "list --pretty"; do
+	[ -n "$pretty" ] && [ "$("$ctl" $form)" = "$pretty" ]
+	tap_ok $? "mglructl $form is -p list"
+done
+out=$("$ctl" -j status 2>"$scratch/err")
+rc=$?
+[ $rc = 3 ] && python3 -c 'import json,sys; d=json.load(sys.stdin); assert d == {"kernel_support": False, "policies": []}, d' <<<"$out" &&
+	[ ! -s "$scratch/err" ] && [ "$out" = "$("$ctl" status --json)" ] && [ "$out" = "$("$ctl" status --format=json)" ]
+tap_ok $? "-j status without mglru_ext: the document, status 3 (and status --json, --format=json)" "$rc: $out"
+out=$("$ctl" -j load budget 2>"$scratch/err")
+[ $? = 3 ] && [ -z "$out" ] && grep -q '^mglructl: this kernel has no mglru_ext' "$scratch/err" &&
+	[ "$(wc -l <"$scratch/err")" = 1 ]
+tap_ok $? "-j load that fails: nothing on stdout, the one error line on stderr" "$out$(cat "$scratch/err")"
+cfg '[containers]' 'match = workload/docker-*.scope' 'policy = thrash_aging' 'refault_pct = 40' \
+	'[batch]' 'match = batch/*' 'policy = budget'
+out=$("$ctl" -j apply --check --config "$conf")
+python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["config"] == sys.argv[1] and d["sections"] == 2 and isinstance(d["matches"], list), d' "$conf" <<<"$out"
+tap_ok $? "-j apply --check: config, sections and the cgroups that match" "$out"
+expect_status 2 "--format=prometheus and --json: choose one" "-j status --format=prometheus" -- \
+	"$ctl" -j status --format=prometheus
+expect_status 2 "takes no --json" "-j status --watch" -- "$ctl" -j status --watch
+expect_status 2 "the daemon logs lines of text; it takes no -j" "-j daemon" -- "$ctl" -j daemon
+expect_status 2 "vmlinux-h prints a C header; it takes no -j" "-j vmlinux-h" -- "$ctl" -j vmlinux-h
+expect_status 2 "unknown option '-jx'" "unknown letter among global options" -- "$ctl" -jx list
+"$ctl" --help | grep -q -- '-j, --json'
+tap_ok $? "--help names -j"
+
+# run and compare under 'none' need no mglru_ext, only root and a cgroup2
+# /sys/fs/cgroup: the host's, or on a hybrid host its unified hierarchy
+# bound there in a mount namespace of their own.
+in_cgroup2() {
+	if [ "$(stat -fc %T /sys/fs/cgroup)" = cgroup2fs ]; then
+		"$@"
+	else
+		unshare -m --propagation private sh -c \
+			'mount --bind /sys/fs/cgroup/unified /sys/fs/cgroup && exec "$@"' sh "$@"
+	fi
+}
+if [ "$(id -u)" != 0 ] || { [ "$(stat -fc %T /sys/fs/cgroup)" != cgroup2fs ] &&
+	[ "$(stat -fc %T /sys/fs/cgroup/unified 2>/dev/null)" != cgroup2fs ]; }; then
+	for t in "run -j" "run's text" "compare -j"; do
+		tap_skip "$t under policy none" "needs root and a cgroup2 hierarchy"
+	done
+else
+	out=$(in_cgroup2 "$ctl" -j run --policy none -- sh -c 'echo from-cmd; exit 3' 2>"$scratch/err")
+	rc=$?
+	[ $rc = 3 ] && grep -qx from-cmd "$scratch/err" &&
+		python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["command"] == ["sh", "-c", "echo from-cmd; exit 3"] and d["policy"] == "none" and d["exit_status"] == 3 and d["attached"] is None and "pgscan" in d["memory_stat"] and "oom_kill" in d["memory_events"], d' <<<"$out"
+	tap_ok $? "run -j under policy none: CMD's output on stderr, one document, CMD's status" "$rc: $out $(cat "$scratch/err")"
+	out=$(in_cgroup2 "$ctl" run --policy none -- sh -c 'echo from-cmd; exit 3' 2>&1)
+	rc=$?
+	[ $rc = 3 ] && [ "$(sed -n 1,2p <<<"$out")" = "from-cmd
+--- mglructl run: sh exited with status 3 under policy none (stock)" ] && grep -q '^memory.stat: pgscan=' <<<"$out"
+	tap_ok $? "run's text under policy none" "$rc: $out"
+	out=$(in_cgroup2 "$ctl" -j compare --repeat 2 -- sh -c 'exit 2' 2>"$scratch/err")
+	rc=$?
+	[ $rc = 16 ] && grep -q 'the command failed on at least one side' "$scratch/err" &&
+		python3 -c 'import json,sys; d=json.load(sys.stdin); s=d["sides"]; assert d["repeat"] == 2 and s["A"]["policy"] == s["B"]["policy"] == "none" and [r["exit_status"] for r in s["A"]["runs"] + s["B"]["runs"]] == [2] * 4 and s["B"]["summary"]["exit_status"]["median"] == 2, d' <<<"$out"
+	tap_ok $? "compare -j under policy none: every run, status 16" "$rc: $out $(cat "$scratch/err")"
+fi
+
+# run's options are its own: compare's --repeat is not among them.
+expect_status 2 "bad option '--repeat'" "run takes no --repeat" -- "$ctl" run --policy none --repeat 2 -- true
+
+# Paths past PATH_MAX or NAME_MAX: one line, status 17, nothing cut.
+long=$(printf 'a%.0s' {1..5000})
+expect_status 17 '^mglructl: cgroup path is too long \(limits: 4095 bytes, 255 per name\): a{40}\.\.\.$' \
+	"a cgroup path over PATH_MAX" -- "$ctl" load budget --cgroup "$long"
+expect_status 17 'cgroup path is too long' "a cgroup name over NAME_MAX" -- \
+	"$ctl" load budget --cgroup "/sys/fs/cgroup/${long:0:300}"
+expect_status 17 'policy object path is too long' "a policy object path over PATH_MAX" -- \
+	"$ctl" load "/$long.bpf.o"
+expect_status 17 'config file path is too long' "a config file path over PATH_MAX" -- \
+	"$ctl" apply --check --config "/$long"
+out=$("$ctl" -j load budget --cgroup "$long" 2>&1 >/dev/null)
+[ $? = 17 ] && [ "$(wc -l <<<"$out")" = 1 ]
+tap_ok $? "-j: the same one line and status" "$out"
 
 tap_end

@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,7 +93,7 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < nr; i++) {
 		const char *cg = argv[optind + 1 + i];
-		char abs[4096];
+		char abs[PATH_MAX];
 		uint64_t id;
 
 		if (cgroup_resolve(cg, abs, sizeof(abs), &id))
