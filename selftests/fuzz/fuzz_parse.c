@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target over mglructl's parsers: sizes, integers, booleans,
- * knob assignments and lines of the kernel's policy table (which a future
- * kernel may format differently). Run by `make fuzz`; a crash it finds
- * gets a regression case in selftests/host/test_parse.c.
+ * libFuzzer target over mglructl's parsers: sizes, integers, booleans and
+ * knob assignments. Run by `make fuzz`; a crash it finds gets a
+ * regression case in selftests/host/test_parse.c.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../loader/kernel.h"
 #include "../../loader/parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -17,7 +15,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *str = malloc(size + 1);
 	char name[64];
 	const char *value;
-	struct kpolicy kp;
 	uint64_t u;
 	int64_t s;
 	bool b;
@@ -33,7 +30,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	parse_bool(str, &b);
 	if (!split_assignment(str, name, sizeof(name), &value))
 		parse_u64(value, 0, UINT64_MAX, &u);
-	kernel_parse_policy_line(str, &kp);
 
 	free(str);
 	return 0;
