@@ -100,9 +100,10 @@ $(DEPS_STAMP):
 	@mkdir -p $(BUILD) && touch $@
 
 # What only make bench needs: the database workloads' servers and clients
-# (db_readmostly, pgbench_scan), kept out of deps so that make check does
-# not fetch them.
-BENCH_PACKAGES := mariadb-server-core mariadb-client-core sysbench postgresql-15
+# (db_readmostly, pgbench_scan) and the applications (rocksdb_getscan,
+# ripgrep_search), kept out of deps so that make check does not fetch them.
+BENCH_PACKAGES := mariadb-server-core mariadb-client-core sysbench postgresql-15 \
+	rocksdb-tools ripgrep
 deps-bench: $(DEPS_STAMP)
 	@scripts/install-deps.sh $(BENCH_PACKAGES)
 

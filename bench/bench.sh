@@ -12,7 +12,8 @@
 # on both bases has both sections.
 #
 # Usage: bench.sh [--report] [WORKLOAD...]   (default: all of thrash pileup
-#        build swappiness mix oom db dbslow pgbench combined overhead hooks bed iteration)
+#        build swappiness mix oom db dbslow pgbench combined overhead hooks bed
+#        iteration; getscan and ripgrep, the applications, only when named)
 # --report writes the sections of the named workloads (all but hooks and
 # iteration) again from the last run's data under build/bench/BASE,
 # without running anything.
@@ -504,6 +505,98 @@ bench_pgbench() {
 	} | section pgbench "$(cat "$d/where" 2>/dev/null || echo "$where")"
 }
 
+# The applications (RocksDB, ripgrep): each arm alone in its own guest,
+# its runs one after the other; stock, the classic LRU and the policy the
+# section is about 5 runs each (APP_REPS), every other arm APP_HARM_REPS
+# (3) for the harm table. APP_ARMS overrides the arms.
+# app_workload NAME CSV SCRIPT_ARGS... (with the columns in app_columns)
+app_workload() {
+	local name=$1 csv=$2 d=$out/$1 arms arm reps f compares=() csvs=()
+	shift 2
+	read -r -a arms <<<"${APP_ARMS:-stock classic $app_policy $app_harm_arms}"
+	if [ $report_only = 0 ]; then
+		rm -rf "$d"
+		for arm in "${arms[@]}"; do
+			reps=${APP_HARM_REPS:-3}
+			case $arm in stock | classic | "$app_policy") reps=${APP_REPS:-5} ;; esac
+			vm "$patched" "$d/$arm" bash -c '
+				for rep in $(seq '"$reps"'); do
+					'"$*"' --out /run/results/$rep --arm '"$arm=$arm"' || exit 1
+				done' &
+		done
+		wait
+		echo "$where" >"$d/where"
+		inputs_of "$name" >"$d/inputs"
+	fi
+	for f in "$d"/*/1/"$csv"; do
+		[ -f "$f" ] || continue
+		arm=$(basename "$(dirname "$(dirname "$f")")")
+		csvs+=("$d/$arm"/[0-9]*/"$csv")
+		[ "$arm" = stock ] || compares+=(--compare "$arm/stock")
+	done
+	python3 "$repo/bench/summarize_arms.py" "${app_columns[@]}" "${compares[@]}" "${csvs[@]}"
+}
+
+# every other shipped policy, for the harm table
+app_harm_arms="budget isolation_throttle thrash_aging swappiness passthrough combined"
+rocksdb_data=$repo/build/rocksdb/db-400k.tar
+
+# RocksDB GET-SCAN: gets on skewed keys beside full scans
+bench_getscan() {
+	local app_policy=${GETSCAN_POLICY:-frequency}
+	local app_columns=(--column "gets_s:gets/s:+" --column "get_p99_us:get p99 (ms):-:3"
+		--column "scans_s:scans/s:+:3" --column "pgpgin_kib:pgpgin (KiB):-"
+		--column "refault_file:file refaults:-" --column "psi_full_us:PSI full (ms):-"
+		--column pgscan:pgscan --column pgsteal:pgsteal)
+	[ $report_only = 1 ] || [ -f "$rocksdb_data" ] ||
+		"$repo/selftests/workloads/rocksdb_prepare.sh" "$rocksdb_data" || return 1
+	{
+		echo "## rocksdb_getscan (an application): RocksDB gets on skewed keys beside full scans"
+		echo
+		echo "RocksDB 7.8's db_bench in a 160 MiB memcg without swap, its database (400,000 keys of 16"
+		echo "bytes with 1000-byte values, 394 MiB, one sorted run, uncompressed) on the zram scratch disk"
+		echo "read through the page cache (an 8 MiB block cache): one thread of gets on keys drawn with"
+		echo "--read_random_exp_range=20 (skewed toward the low keys), 20 virtual s alone, then 30 measured"
+		echo "beside a loop of db_bench readseq, each a full scan of the database (cache_ext's GET-SCAN"
+		echo "shape). gets/s and p99 are the measured gets'; scans/s counts the full scans that ended in"
+		echo "the measured 30 s. Each arm alone in its own guest (1 vCPU), its runs one after the other,"
+		echo "each on a fresh copy of the database."
+		echo
+		app_workload getscan getscan.csv selftests/workloads/rocksdb_getscan.sh --data "$rocksdb_data" \
+			--warmup 20 --seconds 30
+		echo
+	} | section getscan "$(cat "$out/getscan/where" 2>/dev/null || echo "$where")"
+}
+
+ripgrep_tree=$repo/build/ripgrep/ethernet.tar
+
+# ripgrep: ten searches of a source tree in a memcg of 70% of it
+bench_ripgrep() {
+	local app_policy=${RIPGREP_POLICY:-frequency}
+	local app_columns=(--column "total_s:10 searches (virtual s):-:2" --column "first_s:first search (s):-:2"
+		--column "rest_s:each later search (s):-:2" --column "pgpgin_kib:pgpgin (KiB):-"
+		--column "refault_file:file refaults:-" --column "psi_full_us:PSI full (ms):-"
+		--column pgscan:pgscan --column pgsteal:pgsteal)
+	if [ $report_only = 0 ] && [ ! -f "$ripgrep_tree" ]; then
+		make -s -C "$repo" kernel >/dev/null &&
+			mkdir -p "$(dirname "$ripgrep_tree")" &&
+			tar -C "$repo/build/src/linux-7.3" -cf "$ripgrep_tree" drivers/net/ethernet || return 1
+	fi
+	{
+		echo "## ripgrep_search (an application): ten searches of a source tree larger than its memcg"
+		echo
+		echo "ripgrep 13 (one thread) searches linux-7.3's drivers/net/ethernet (81 MiB of page cache) for"
+		echo "a string no file has, ten times, in a memcg of 70% of the tree without swap, the tree on the"
+		echo "zram scratch disk (cache_ext's ripgrep workload, smaller). Times are virtual seconds on the"
+		echo "bed; the counters are over the ten searches. Each arm alone in its own guest (1 vCPU), its"
+		echo "runs one after the other, each on a fresh copy of the tree."
+		echo
+		app_workload ripgrep ripgrep.csv selftests/workloads/ripgrep_search.sh --tree "$ripgrep_tree" \
+			--searches 10 --pct 70
+		echo
+	} | section ripgrep "$(cat "$out/ripgrep/where" 2>/dev/null || echo "$where")"
+}
+
 # parallel_build's columns and its root file system (built on the host, once)
 build_columns=(--column "seconds:build time (virtual s):-:2" --column "status:make's exit status"
 	--column "objects:objects built:+" --column "psi_full_us:PSI full (ms):-"
@@ -782,8 +875,8 @@ main() {
 	local w
 	for w in "${workloads[@]}"; do
 		if [ $report_only = 1 ] &&
-			! [[ " overhead bed swappiness thrash pileup mix oom db dbslow pgbench build combined " == *" $w "* ]]; then
-			echo "bench: --report knows overhead, bed, swappiness, thrash, pileup, mix, oom, db, dbslow, pgbench, build and combined, not '$w'" >&2
+			! [[ " overhead bed swappiness thrash pileup mix oom db dbslow pgbench build combined getscan ripgrep " == *" $w "* ]]; then
+			echo "bench: --report knows overhead, bed, swappiness, thrash, pileup, mix, oom, db, dbslow, pgbench, build, combined, getscan and ripgrep, not '$w'" >&2
 			exit 2
 		fi
 		export VM_SMP

@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ripgrep_search: ripgrep searches the same source tree again and again in
+# a memcg smaller than the tree (cache_ext's ripgrep workload: a loop over
+# data larger than memory). Every search reads every file, in the same
+# order; a policy that evicts the files the next search reads first makes
+# every search read the whole tree from disk, one that keeps a fixed part
+# of it saves that part's reads. The searches' time and the memcg's reads
+# are the measure.
+#
+# Runs in the guest. Each --arm NAME=POLICY (selftests/lib/arms.sh) gets
+# its own memcg (no swap) of --pct percent of the tree's page cache and
+# its own copy of the tree on the scratch disk; rg runs from a tmpfs copy
+# (bed_stage_exec), one thread, for a string no file has.
+#
+# Usage: ripgrep_search.sh --out DIR --tree TAR [--arm NAME=POLICY]...
+#        [--searches N] [--pct P]
+# TAR: the tree (bench.sh makes it from the linux-7.3 source).
+# Writes DIR/ripgrep.csv: arm,total_s,first_s,rest_s,pgpgin_kib,
+#        refault_file,pgscan,pgsteal,oom_kill,max_events,psi_full_us,
+#        anon_mb,file_mb: every search's time (virtual s on the bed), the
+#        first search's (cold), the mean of the others', and the counters
+#        over all searches (selftests/lib/db_counters.sh). Also
+#        DIR/NAME.times, one search's seconds a line.
+set -u
+repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$repo/selftests/lib/arms.sh"
+. "$repo/selftests/lib/bed.sh"
+. "$repo/selftests/lib/db_counters.sh"
+scratch=${MGLRU_SCRATCH:-/run/scratch}
+
+out=
+tree=
+arms=()
+searches=10
+pct=70
+while [ $# -gt 0 ]; do
+	case $1 in
+	--out) out=$2 ;;
+	--tree) tree=$2 ;;
+	--arm) arms+=("$2") ;;
+	--searches) searches=$2 ;;
+	--pct) pct=$2 ;;
+	*) echo "ripgrep_search: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift 2
+done
+[ -n "$out" ] || { echo "ripgrep_search: --out DIR is required" >&2; exit 2; }
+[ -f "$tree" ] || { echo "ripgrep_search: --tree TAR is required" >&2; exit 2; }
+[ ${#arms[@]} -gt 0 ] || arms=(stock=stock)
+arm_alone "${arms[@]}" || exit 2
+mkdir -p "$out"
+
+read_kib() { # CG
+	awk '{ for (i = 2; i <= NF; i++) if (sub(/^rbytes=/, "", $i)) s += $i }
+		END { printf "%d\n", s / 1024 }' "$1/io.stat"
+}
+rg=$(bed_stage_exec rg "$(command -v rg)") || exit 1
+
+echo y >/sys/kernel/mm/lru_gen/enabled
+echo +io >/sys/fs/cgroup/cgroup.subtree_control || exit 1
+for arm in "${arms[@]}"; do
+	arm_parse "$arm"
+	dir=$scratch/tree-$arm_name
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	tar -C "$dir" -xf "$tree" || exit 1
+done
+# the page cache the tree takes: its files' sizes in whole pages
+pages=$(find "$scratch/tree-${arms[0]%%=*}" -type f -printf '%s\n' |
+	awk '{ p += int(($1 + 4095) / 4096) } END { print p }')
+memcg_mb=$((pages * 4 * pct / 100 / 1024))
+for arm in "${arms[@]}"; do
+	arm_parse "$arm"
+	cg=/sys/fs/cgroup/ripgrep-$arm_name
+	arm_remove "$cg"
+	arm_memcg "$cg" "$memcg_mb" 0 && arm_attach "$cg" || exit 1
+done
+bed_settle
+
+# search NAME: every search of arm NAME, one time (s) a line
+search() {
+	local cg=/sys/fs/cgroup/ripgrep-$1 i t0 t1
+	for i in $(seq "$searches"); do
+		t0=$(date +%s.%N)
+		# shellcheck disable=SC2086 # $rg is a command line
+		sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg" \
+			$rg -j1 -uuu --no-messages -c mglru_ext_no_file_has_this "$scratch/tree-$1" >/dev/null
+		t1=$(date +%s.%N)
+		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
+	done
+}
+
+echo "ripgrep_search: ${#arms[@]} arm(s), $searches searches of $((pages * 4 / 1024)) MiB in a ${memcg_mb} MiB memcg" >&2
+declare -A base rbase
+for arm in "${arms[@]}"; do
+	arm_parse "$arm"
+	cg=/sys/fs/cgroup/ripgrep-$arm_name
+	base[$arm_name]=$(db_counters_mark "$cg")
+	rbase[$arm_name]=$(read_kib "$cg")
+done
+pids=()
+for arm in "${arms[@]}"; do
+	arm_parse "$arm"
+	search "$arm_name" >"$out/$arm_name.times" &
+	pids+=($!)
+done
+wait "${pids[@]}"
+
+echo "arm,total_s,first_s,rest_s,pgpgin_kib,$db_counters_columns" >"$out/ripgrep.csv"
+for arm in "${arms[@]}"; do
+	arm_parse "$arm"
+	cg=/sys/fs/cgroup/ripgrep-$arm_name
+	times=$(awk 'NR == 1 { f = $1 } { s += $1; n++ } END {
+		printf "%.3f,%.3f,%.3f\n", s, f, n > 1 ? (s - f) / (n - 1) : 0 }' "$out/$arm_name.times")
+	pgpgin=$(($(read_kib "$cg") - ${rbase[$arm_name]}))
+	echo "$arm_name,$times,$pgpgin,$(db_counters_since "$cg" "${base[$arm_name]}")" >>"$out/ripgrep.csv"
+	arm_detach "$cg"
+	arm_remove "$cg"
+	rm -rf "$scratch/tree-$arm_name"
+done
+cat "$out/ripgrep.csv"
