@@ -34,6 +34,7 @@ run_suite readme "$repo/selftests/host/test_readme.sh"
 run_suite install "$repo/selftests/host/test_install.sh"
 run_suite scripts "$repo/selftests/host/test_scripts.sh"
 run_suite series "$repo/selftests/host/test_series.sh"
+run_suite docs "$repo/selftests/host/test_docs.sh"
 
 # not a test: which results sections are stale (make results-check)
 echo "# results sections whose inputs changed since they were measured"

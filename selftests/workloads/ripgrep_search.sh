@@ -15,7 +15,9 @@
 # (bed_stage_exec), one thread, for a string no file has.
 #
 # Usage: ripgrep_search.sh --out DIR --tree TAR [--arm NAME=POLICY]...
-#        [--searches N] [--pct P]
+#        [--searches N] [--pct P] [--read-delay-ms MS]
+# --read-delay-ms MS: the trees on a disk whose reads are MS ms late
+# (selftests/lib/slow_disk.sh), so that a miss costs a disk read.
 # TAR: the tree (bench.sh makes it from the linux-7.3 source).
 # Writes DIR/ripgrep.csv: arm,total_s,first_s,rest_s,pgpgin_kib,
 #        refault_file,pgscan,pgsteal,oom_kill,max_events,psi_full_us,
@@ -28,7 +30,9 @@ repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$repo/selftests/lib/arms.sh"
 . "$repo/selftests/lib/bed.sh"
 . "$repo/selftests/lib/db_counters.sh"
+. "$repo/selftests/lib/slow_disk.sh"
 scratch=${MGLRU_SCRATCH:-/run/scratch}
+read_delay_ms=0
 
 out=
 tree=
@@ -40,6 +44,7 @@ while [ $# -gt 0 ]; do
 	--out) out=$2 ;;
 	--tree) tree=$2 ;;
 	--arm) arms+=("$2") ;;
+	--read-delay-ms) read_delay_ms=$2 ;;
 	--searches) searches=$2 ;;
 	--pct) pct=$2 ;;
 	*) echo "ripgrep_search: unknown option $1" >&2; exit 2 ;;
@@ -51,6 +56,13 @@ done
 [ ${#arms[@]} -gt 0 ] || arms=(stock=stock)
 arm_alone "${arms[@]}" || exit 2
 mkdir -p "$out"
+[[ $read_delay_ms =~ ^[0-9]+$ ]] || { echo "ripgrep_search: --read-delay-ms takes milliseconds, not '$read_delay_ms'" >&2; exit 2; }
+# with --read-delay-ms, the files on a disk whose reads are that late
+if [ "$read_delay_ms" -gt 0 ]; then
+	scratch=$scratch/slowdisk
+	slow_disk_on "$scratch" "$read_delay_ms" 0 $((600 * ${#arms[@]} + 200)) || exit 1
+	trap 'slow_disk_off "$scratch"' EXIT
+fi
 
 read_kib() { # CG
 	awk '{ for (i = 2; i <= NF; i++) if (sub(/^rbytes=/, "", $i)) s += $i }

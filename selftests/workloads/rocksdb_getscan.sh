@@ -18,7 +18,9 @@
 #
 # Usage: rocksdb_getscan.sh --out DIR --data TAR [--arm NAME=POLICY]...
 #        [--seconds S] [--warmup S] [--memcg-mb MB] [--exp-range X]
-#        [--no-scan]
+#        [--no-scan] [--read-delay-ms MS]
+# --read-delay-ms MS: the databases on a disk whose reads are MS ms late
+# (selftests/lib/slow_disk.sh), so that a miss costs a disk read.
 # TAR: the database from rocksdb_prepare.sh.
 # Writes DIR/getscan.csv: arm,gets_s,get_p99_us,scans,scans_s,pgpgin_kib,
 #        refault_file,pgscan,pgsteal,oom_kill,max_events,psi_full_us,
@@ -31,7 +33,9 @@ repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$repo/selftests/lib/arms.sh"
 . "$repo/selftests/lib/bed.sh"
 . "$repo/selftests/lib/db_counters.sh"
+. "$repo/selftests/lib/slow_disk.sh"
 scratch=${MGLRU_SCRATCH:-/run/scratch}
+read_delay_ms=0
 
 out=
 data=
@@ -46,6 +50,7 @@ while [ $# -gt 0 ]; do
 	--out) out=$2 ;;
 	--data) data=$2 ;;
 	--arm) arms+=("$2") ;;
+	--read-delay-ms) read_delay_ms=$2 ;;
 	--seconds) seconds=$2 ;;
 	--warmup) warmup=$2 ;;
 	--memcg-mb) memcg_mb=$2 ;;
@@ -60,6 +65,13 @@ done
 [ ${#arms[@]} -gt 0 ] || arms=(stock=stock)
 arm_alone "${arms[@]}" || exit 2
 mkdir -p "$out"
+[[ $read_delay_ms =~ ^[0-9]+$ ]] || { echo "rocksdb_getscan: --read-delay-ms takes milliseconds, not '$read_delay_ms'" >&2; exit 2; }
+# with --read-delay-ms, the files on a disk whose reads are that late
+if [ "$read_delay_ms" -gt 0 ]; then
+	scratch=$scratch/slowdisk
+	slow_disk_on "$scratch" "$read_delay_ms" 0 $((600 * ${#arms[@]} + 200)) || exit 1
+	trap 'slow_disk_off "$scratch"' EXIT
+fi
 
 # What an arm read from disk, in KiB: the rbytes of its io.stat.
 read_kib() { # CG
