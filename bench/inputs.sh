@@ -73,11 +73,11 @@ overhead | hooks | bed)
 	overhead) files="$files $(pol passthrough budget isolation_throttle thrash_aging swappiness combined)" ;;
 	esac ;;
 getscan) files="$(pol frequency budget isolation_throttle thrash_aging swappiness passthrough combined)
-	selftests/workloads/rocksdb_prepare.sh selftests/workloads/rocksdb_getscan.sh
+	selftests/workloads/rocksdb_prepare.sh selftests/workloads/rocksdb_getscan.sh selftests/lib/apps.sh selftests/lib/slow_disk.sh
 	selftests/lib/db_counters.sh bench/summarize_arms.py"
 	funcs=app_workload ;;
 ripgrep) files="$(pol frequency budget isolation_throttle thrash_aging swappiness passthrough combined)
-	selftests/workloads/ripgrep_search.sh selftests/lib/db_counters.sh bench/summarize_arms.py"
+	selftests/workloads/ripgrep_search.sh selftests/lib/apps.sh selftests/lib/slow_disk.sh selftests/lib/db_counters.sh bench/summarize_arms.py"
 	funcs=app_workload ;;
 iteration) files="$(pol thrash_aging) $(ls loader/*.c loader/*.h)" ;;
 *) echo "inputs.sh: no section '$name'" >&2; exit 2 ;;

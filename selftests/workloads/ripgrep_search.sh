@@ -30,8 +30,7 @@ repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$repo/selftests/lib/arms.sh"
 . "$repo/selftests/lib/bed.sh"
 . "$repo/selftests/lib/db_counters.sh"
-. "$repo/selftests/lib/slow_disk.sh"
-scratch=${MGLRU_SCRATCH:-/run/scratch}
+. "$repo/selftests/lib/apps.sh"
 read_delay_ms=0
 
 out=
@@ -56,22 +55,11 @@ done
 [ ${#arms[@]} -gt 0 ] || arms=(stock=stock)
 arm_alone "${arms[@]}" || exit 2
 mkdir -p "$out"
-[[ $read_delay_ms =~ ^[0-9]+$ ]] || { echo "ripgrep_search: --read-delay-ms takes milliseconds, not '$read_delay_ms'" >&2; exit 2; }
-# with --read-delay-ms, the files on a disk whose reads are that late
-if [ "$read_delay_ms" -gt 0 ]; then
-	scratch=$scratch/slowdisk
-	slow_disk_on "$scratch" "$read_delay_ms" 0 $((600 * ${#arms[@]} + 200)) || exit 1
-	trap 'slow_disk_off "$scratch"' EXIT
-fi
+app_disk ripgrep_search "$read_delay_ms" ${#arms[@]} || exit $?
+scratch=$app_root
 
-read_kib() { # CG
-	awk '{ for (i = 2; i <= NF; i++) if (sub(/^rbytes=/, "", $i)) s += $i }
-		END { printf "%d\n", s / 1024 }' "$1/io.stat"
-}
 rg=$(bed_stage_exec rg "$(command -v rg)") || exit 1
 
-echo y >/sys/kernel/mm/lru_gen/enabled
-echo +io >/sys/fs/cgroup/cgroup.subtree_control || exit 1
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	dir=$scratch/tree-$arm_name
@@ -97,8 +85,7 @@ search() {
 	for i in $(seq "$searches"); do
 		t0=$(date +%s.%N)
 		# shellcheck disable=SC2086 # $rg is a command line
-		sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg" \
-			$rg -j1 -uuu --no-messages -c mglru_ext_no_file_has_this "$scratch/tree-$1" >/dev/null
+		app_in "$cg" $rg -j1 -uuu --no-messages -c mglru_ext_no_file_has_this "$scratch/tree-$1" >/dev/null
 		t1=$(date +%s.%N)
 		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
 	done
@@ -110,7 +97,7 @@ for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=/sys/fs/cgroup/ripgrep-$arm_name
 	base[$arm_name]=$(db_counters_mark "$cg")
-	rbase[$arm_name]=$(read_kib "$cg")
+	rbase[$arm_name]=$(app_read_kib "$cg")
 done
 pids=()
 for arm in "${arms[@]}"; do
@@ -125,8 +112,8 @@ for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=/sys/fs/cgroup/ripgrep-$arm_name
 	times=$(awk 'NR == 1 { f = $1 } { s += $1; n++ } END {
-		printf "%.3f,%.3f,%.3f\n", s, f, n > 1 ? (s - f) / (n - 1) : 0 }' "$out/$arm_name.times")
-	pgpgin=$(($(read_kib "$cg") - ${rbase[$arm_name]}))
+		printf "%.3f,%.3f,%.3f\n", s, f, (n > 1 ? (s - f) / (n - 1) : 0) }' "$out/$arm_name.times")
+	pgpgin=$(($(app_read_kib "$cg") - ${rbase[$arm_name]}))
 	echo "$arm_name,$times,$pgpgin,$(db_counters_since "$cg" "${base[$arm_name]}")" >>"$out/ripgrep.csv"
 	arm_detach "$cg"
 	arm_remove "$cg"

@@ -33,8 +33,7 @@ repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$repo/selftests/lib/arms.sh"
 . "$repo/selftests/lib/bed.sh"
 . "$repo/selftests/lib/db_counters.sh"
-. "$repo/selftests/lib/slow_disk.sh"
-scratch=${MGLRU_SCRATCH:-/run/scratch}
+. "$repo/selftests/lib/apps.sh"
 read_delay_ms=0
 
 out=
@@ -65,26 +64,14 @@ done
 [ ${#arms[@]} -gt 0 ] || arms=(stock=stock)
 arm_alone "${arms[@]}" || exit 2
 mkdir -p "$out"
-[[ $read_delay_ms =~ ^[0-9]+$ ]] || { echo "rocksdb_getscan: --read-delay-ms takes milliseconds, not '$read_delay_ms'" >&2; exit 2; }
-# with --read-delay-ms, the files on a disk whose reads are that late
-if [ "$read_delay_ms" -gt 0 ]; then
-	scratch=$scratch/slowdisk
-	slow_disk_on "$scratch" "$read_delay_ms" 0 $((600 * ${#arms[@]} + 200)) || exit 1
-	trap 'slow_disk_off "$scratch"' EXIT
-fi
+app_disk rocksdb_getscan "$read_delay_ms" ${#arms[@]} || exit $?
+scratch=$app_root
 
-# What an arm read from disk, in KiB: the rbytes of its io.stat.
-read_kib() { # CG
-	awk '{ for (i = 2; i <= NF; i++) if (sub(/^rbytes=/, "", $i)) s += $i }
-		END { printf "%d\n", s / 1024 }' "$1/io.stat"
-}
 bench=$(bed_stage_exec db_bench "$(command -v db_bench)") || exit 1
 keys=${ROCKSDB_KEYS:-400000}
 common=(--use_existing_db=1 --readonly=1 --num="$keys" --key_size=16 --value_size=1000
 	--cache_size=$((8 << 20)) --open_files=-1 --compression_type=none --threads=1)
 
-echo y >/sys/kernel/mm/lru_gen/enabled
-echo +io >/sys/fs/cgroup/cgroup.subtree_control || exit 1
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	dir=$scratch/rocksdb-$arm_name
@@ -102,7 +89,7 @@ bed_settle
 in_arm() {
 	local cg=/sys/fs/cgroup/getscan-$1
 	shift
-	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg" "$@"
+	app_in "$cg" "$@"
 }
 gets() { # NAME SECONDS SEED
 	# shellcheck disable=SC2086 # $bench is a command line
@@ -150,7 +137,7 @@ for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=/sys/fs/cgroup/getscan-$arm_name
 	base[$arm_name]=$(db_counters_mark "$cg")
-	rbase[$arm_name]=$(read_kib "$cg")
+	rbase[$arm_name]=$(app_read_kib "$cg")
 done
 # gets and scans at once; when the gets end, the counters are read and
 # the scans stopped wherever they are
@@ -170,7 +157,7 @@ for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=/sys/fs/cgroup/getscan-$arm_name
 	counters[$arm_name]=$(db_counters_since "$cg" "${base[$arm_name]}")
-	reads[$arm_name]=$(($(read_kib "$cg") - ${rbase[$arm_name]}))
+	reads[$arm_name]=$(($(app_read_kib "$cg") - ${rbase[$arm_name]}))
 done
 [ ${#scanners[@]} = 0 ] || kill "${scanners[@]}" 2>/dev/null
 for arm in "${arms[@]}"; do

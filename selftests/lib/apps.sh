@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0
+# What the application workloads (rocksdb_getscan, ripgrep_search) share,
+# in the guest. Sourced after arms.sh and bed.sh.
+#
+#   app_disk NAME MS NARMS  set app_root, where the arms' files go: the
+#                           scratch disk, or with MS > 0 a slow disk whose
+#                           reads are MS ms late (slow_disk.sh), unmounted
+#                           when the workload exits; NAME for its errors
+#   app_read_kib CG         what memcg CG read from disk, in KiB (its
+#                           io.stat's rbytes over every device)
+#   app_in CG CMD...        CMD, a process of memcg CG
+
+. "$(dirname "${BASH_SOURCE[0]}")/slow_disk.sh"
+
+app_disk() { # NAME MS NARMS
+	app_root=${MGLRU_SCRATCH:-/run/scratch}
+	[[ $2 =~ ^[0-9]+$ ]] || { echo "$1: --read-delay-ms takes milliseconds, not '$2'" >&2; return 2; }
+	echo y >/sys/kernel/mm/lru_gen/enabled
+	echo +io >/sys/fs/cgroup/cgroup.subtree_control || return 1
+	[ "$2" -gt 0 ] || return 0
+	app_root=$app_root/slowdisk
+	slow_disk_on "$app_root" "$2" 0 $((600 * $3 + 200)) || return 1
+	trap 'slow_disk_off "$app_root"' EXIT
+}
+
+app_read_kib() { # CG
+	awk '{ for (i = 2; i <= NF; i++) if (sub(/^rbytes=/, "", $i)) s += $i }
+		END { printf "%d\n", s / 1024 }' "$1/io.stat"
+}
+
+app_in() { # CG CMD...
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$@"
+}
