@@ -111,7 +111,8 @@ objs=$(sed -n 's|^bpf-policies/\(.*\.bpf\)\.c$|build/bpf/\1.o|p
 for o in $objs; do
 	src_of=$(sed 's|build/bpf/test/\(.*\)\.o|selftests/policies/\1.c|; s|build/bpf/\(.*\)\.o|bpf-policies/\1.c|' <<<"$o")
 	# a policy may include another's file: every policy source counts
-	if [ ! -f "$o" ] || [ -n "$(find "$src_of" bpf-policies include -newer "$o" 2>/dev/null)" ]; then
+	# (files only: a directory is newer whenever a file is added to it)
+	if [ ! -f "$o" ] || [ -n "$(find "$src_of" bpf-policies include -type f -newer "$o" 2>/dev/null)" ]; then
 		echo "inputs.sh: $o is not built from the sources as they are: run 'make policies'" >&2
 		exit 3
 	fi

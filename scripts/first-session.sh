@@ -15,21 +15,22 @@ run() {
 	"$@" 2>&1
 }
 
-# a file nothing has in the page cache yet: its pages are charged to
+# files nothing has in the page cache yet: their pages are charged to
 # the memcg that reads them
+cd "$scratch" || exit 1
+echo "\$ cd $scratch; for f in data data.A data.B; do dd if=/dev/urandom of=\$f bs=1M count=96 status=none; done"
 for f in data data.A data.B; do
-	dd if=/dev/urandom of="$scratch/$f" bs=1M count=96 status=none
+	dd if=/dev/urandom of="$f" bs=1M count=96 status=none
 done
 sync
 echo 3 >/proc/sys/vm/drop_caches
-cd "$scratch" || exit 1
 echo "\$ mkdir /sys/fs/cgroup/try; echo 64M > /sys/fs/cgroup/try/memory.max"
 mkdir /sys/fs/cgroup/try
 echo 64M >/sys/fs/cgroup/try/memory.max
 run mglructl list
 run mglructl load thrash_aging --cgroup try
-echo "\$ echo \$\$ > /sys/fs/cgroup/try/cgroup.procs; cat data data data > /dev/null"
-(echo $BASHPID >/sys/fs/cgroup/try/cgroup.procs && cat data data data >/dev/null)
+echo "\$ sh -c 'echo \$\$ > /sys/fs/cgroup/try/cgroup.procs; exec cat data data data' > /dev/null"
+sh -c 'echo $$ > /sys/fs/cgroup/try/cgroup.procs; exec cat data data data' >/dev/null
 echo 3 >/proc/sys/vm/drop_caches
 run mglructl status
 run mglructl unload thrash_aging
