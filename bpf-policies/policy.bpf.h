@@ -47,6 +47,17 @@ static __always_inline int mglru_ext_answer_type(__s64 answer)
 }
 
 /*
+ * A place answer: @age generations below the youngest (past the oldest
+ * is the oldest), at the tail of the generation's list with @tail.
+ */
+static __always_inline __s32 mglru_ext_place_answer(unsigned int age, bool tail)
+{
+	if (age > MGLRU_EXT_PLACE_AGE_MASK)
+		age = MGLRU_EXT_PLACE_AGE_MASK;
+	return age | (tail ? MGLRU_EXT_PLACE_TAIL : 0);
+}
+
+/*
  * ctx->lru[type].field for a type only known at run time. The verifier
  * takes no variable offset into the context, so this is two loads at
  * fixed offsets and a choice between them, never an indexed load.

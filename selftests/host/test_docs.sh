@@ -4,10 +4,10 @@
 # docs/policy-api.md is the interface a policy is written against, kept by
 # hand from the series' public header (include/linux/mglru_ext.h in the
 # applied 7.3 tree): every member of struct mglru_ext_ops,
-# mglru_ext_ctx, mglru_ext_lru and mglru_ext_exit_info, every enumerator
-# of the header's enums, and every kfunc the series adds, named there in
-# backticks. A member added to the header without a line in the page
-# fails here.
+# mglru_ext_ctx, mglru_ext_lru, mglru_ext_folio_ctx and
+# mglru_ext_exit_info, every enumerator of the header's enums, and every
+# kfunc the series adds, named there in backticks. A member added to the
+# header without a line in the page fails here.
 set -u
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/selftests/lib/tap.sh"
@@ -29,7 +29,7 @@ enumerators() {
 	sed -n '/^enum mglru_ext_[a-z_]* {/,/^};/p' "$hdr" |
 		sed -n 's/^\s*\(MGLRU_EXT_[A-Z_0-9]*\).*/\1/p'
 }
-for s in mglru_ext_ops mglru_ext_ctx mglru_ext_lru mglru_ext_exit_info; do
+for s in mglru_ext_ops mglru_ext_ctx mglru_ext_lru mglru_ext_folio_ctx mglru_ext_exit_info; do
 	missing=
 	for m in $(members "$s"); do
 		grep -q "\`[^\`]*\b$m\b[^\`]*\`" "$doc" || missing="$missing $m"
