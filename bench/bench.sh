@@ -538,7 +538,7 @@ app_workload() {
 }
 
 # every other shipped policy, for the harm table
-app_harm_arms="budget isolation_throttle thrash_aging swappiness passthrough combined"
+app_harm_arms="budget isolation_throttle thrash_aging swappiness passthrough combined scan_resistant loop"
 rocksdb_data=$repo/build/rocksdb/db-400k.tar
 
 # RocksDB GET-SCAN: gets on skewed keys beside full scans

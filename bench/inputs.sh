@@ -72,11 +72,11 @@ overhead | hooks | bed)
 	hooks) files="$files $(pol passthrough) $(tpol stock_isolate_only stock_no_budget stock_no_hooks passthrough_lru)" ;;
 	overhead) files="$files $(pol passthrough budget isolation_throttle thrash_aging swappiness combined)" ;;
 	esac ;;
-getscan) files="$(pol frequency budget isolation_throttle thrash_aging swappiness passthrough combined)
+getscan) files="$(pol frequency budget isolation_throttle thrash_aging swappiness passthrough combined scan_resistant loop)
 	selftests/workloads/rocksdb_prepare.sh selftests/workloads/rocksdb_getscan.sh selftests/lib/apps.sh selftests/lib/slow_disk.sh
 	selftests/lib/db_counters.sh bench/summarize_arms.py"
 	funcs=app_workload ;;
-ripgrep) files="$(pol frequency budget isolation_throttle thrash_aging swappiness passthrough combined)
+ripgrep) files="$(pol frequency budget isolation_throttle thrash_aging swappiness passthrough combined scan_resistant loop)
 	selftests/workloads/ripgrep_search.sh selftests/lib/apps.sh selftests/lib/slow_disk.sh selftests/lib/db_counters.sh bench/summarize_arms.py"
 	funcs=app_workload ;;
 iteration) files="$(pol thrash_aging) $(ls loader/*.c loader/*.h)" ;;
