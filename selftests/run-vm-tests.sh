@@ -25,7 +25,8 @@ if [ "${1:-}" = --kernel ]; then
 	shift 2
 fi
 # test_boot checks that the guest runs the base it was meant to
-export VM_APPEND="${VM_APPEND:-} MGLRU_BASE=$base"
+# a guest suite stuck for half the boot's time is killed (vm/run-all.sh)
+export VM_APPEND="${VM_APPEND:-} MGLRU_BASE=$base MGLRU_SUITE_LIMIT=$((${VM_TIMEOUT:-3600} / 2))"
 guest_only=0
 if [ "${1:-}" = --guest-only ]; then
 	guest_only=1
