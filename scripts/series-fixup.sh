@@ -93,6 +93,13 @@ if [ "${ONLY:-0}" != 1 ] && [ -d "$dst/.git" ]; then
 			echo "  Make it by hand in $dst, 'git commit --fixup=$target' there, then run $0 --finish" >&2
 			exit 1
 		fi
+		# the merge found the result blobs through the alternate: write
+		# them into this tree's own objects before committing
+		changed=$(git -C "$dst" diff --cached --name-only)
+		# shellcheck disable=SC2086
+		git -C "$dst" reset -q -- $changed
+		# shellcheck disable=SC2086
+		git -C "$dst" add -A -f -- $changed
 		git -C "$dst" commit -q --fixup="$target"
 	done
 fi
