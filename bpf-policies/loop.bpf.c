@@ -36,17 +36,11 @@ MGLRU_EXT_POLICY_DESC(
 MGLRU_EXT_KNOB(__u32, keep_mb, 64, 1, 1048576,
 	       "page cache kept in memory, taken from what is read first (MiB)");
 
-struct file_key {
-	__u64 ino;
-	__u32 dev;
-	__u32 pad;
-};
-
 /* the kept prefix of each file: its pages below this offset */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 65536);
-	__type(key, struct file_key);
+	__type(key, struct mglru_ext_file_key);
 	__type(value, __u64);
 } kept SEC(".maps");
 
@@ -55,19 +49,12 @@ __u64 kept_pages;
 
 s32 MGLRU_EXT_OP(loop_place, const struct mglru_ext_folio_ctx *fc)
 {
-	struct file_key key = { .ino = fc->ino, .dev = fc->dev };
+	struct mglru_ext_file_key key = MGLRU_EXT_FILE_KEY(fc);
 	/* in pages of 4 KiB */
 	__u64 budget = (__u64)keep_mb * 256;
 	__u64 end = fc->index + fc->nr_pages, *bound;
 
-	/*
-	 * Active: used again, or rejected by eviction; by reclaim: mostly
-	 * put back by eviction. The kernel keeps both no nearer eviction
-	 * than stock anyway.
-	 */
-	if (fc->type != MGLRU_EXT_FILE || !fc->ino ||
-	    (fc->flags & (MGLRU_EXT_FOLIO_RECLAIMING | MGLRU_EXT_FOLIO_ACTIVE |
-			  MGLRU_EXT_FOLIO_BY_RECLAIM)))
+	if (!mglru_ext_folio_is_read(fc))
 		return fc->stock;
 
 	bound = bpf_map_lookup_elem(&kept, &key);

@@ -57,6 +57,32 @@ static __always_inline __s32 mglru_ext_place_answer(unsigned int age, bool tail)
 	return age | (tail ? MGLRU_EXT_PLACE_TAIL : 0);
 }
 
+/* A file of the page cache, as the key of a map of the place hook. */
+struct mglru_ext_file_key {
+	__u64 ino;
+	__u32 dev;
+	__u32 pad;
+};
+
+#define MGLRU_EXT_FILE_KEY(fc) \
+	((struct mglru_ext_file_key){ .ino = (fc)->ino, .dev = (fc)->dev })
+
+/*
+ * Whether @fc is a page cache folio of a known file joining the LRU as
+ * read, the ones a file policy places. Left to stock: folios moved to
+ * the tail to be evicted soon, active ones (used again, or rejected by
+ * eviction) and the ones reclaim adds (mostly put back by eviction); the
+ * kernel keeps the last two no nearer eviction than stock anyway.
+ */
+static __always_inline bool
+mglru_ext_folio_is_read(const struct mglru_ext_folio_ctx *fc)
+{
+	return fc->type == MGLRU_EXT_FILE && fc->ino &&
+	       !(fc->flags &
+		 (MGLRU_EXT_FOLIO_RECLAIMING | MGLRU_EXT_FOLIO_ACTIVE |
+		  MGLRU_EXT_FOLIO_BY_RECLAIM));
+}
+
 /*
  * ctx->lru[type].field for a type only known at run time. The verifier
  * takes no variable offset into the context, so this is two loads at

@@ -39,12 +39,6 @@ MGLRU_EXT_POLICY_DESC(
 MGLRU_EXT_KNOB(__u32, stream_kb, 1024, 64, 1048576,
 	       "a file's sequential stream this long is a scan (KiB)");
 
-struct file_key {
-	__u64 ino;
-	__u32 dev;
-	__u32 pad;
-};
-
 struct stream {
 	/* the page offset the next folio of the stream starts at */
 	__u64 next;
@@ -60,7 +54,7 @@ struct streams {
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 4096);
-	__type(key, struct file_key);
+	__type(key, struct mglru_ext_file_key);
 	__type(value, struct streams);
 } files SEC(".maps");
 
@@ -77,20 +71,13 @@ static __always_inline bool stream_takes(struct stream *s,
 
 s32 MGLRU_EXT_OP(scan_resistant_place, const struct mglru_ext_folio_ctx *fc)
 {
-	struct file_key key = { .ino = fc->ino, .dev = fc->dev };
+	struct mglru_ext_file_key key = MGLRU_EXT_FILE_KEY(fc);
 	/* in pages of 4 KiB */
 	__u64 scan_pages = stream_kb / 4;
 	struct streams *f, fresh = {};
 	struct stream *s;
 
-	/*
-	 * Active: used again, or rejected by eviction; by reclaim: mostly
-	 * put back by eviction. The kernel keeps both no nearer eviction
-	 * than stock anyway.
-	 */
-	if (fc->type != MGLRU_EXT_FILE || !fc->ino ||
-	    (fc->flags & (MGLRU_EXT_FOLIO_RECLAIMING | MGLRU_EXT_FOLIO_ACTIVE |
-			  MGLRU_EXT_FOLIO_BY_RECLAIM)))
+	if (!mglru_ext_folio_is_read(fc))
 		return fc->stock;
 
 	f = bpf_map_lookup_elem(&files, &key);
