@@ -40,6 +40,9 @@ funcs=
 # (build/bpf/NAME.bpf.o, build/bpf/test/NAME.bpf.o) hashed
 pol() { for p in "$@"; do ls bpf-policies/$p.bpf.*; done; }
 tpol() { for p in "$@"; do ls selftests/policies/$p.bpf.c; done; }
+# the application sections' arms: the policy their target names, then
+# bench.sh's app_harm_arms
+app_policies="frequency budget isolation_throttle thrash_aging swappiness passthrough combined scan_resistant loop"
 case $name in
 thrash) files="$(pol thrash_aging) selftests/workloads/madv_random_thrash.sh
 	selftests/workloads/thrash_load.c bench/summarize_thrash.py" ;;
@@ -72,11 +75,11 @@ overhead | hooks | bed)
 	hooks) files="$files $(pol passthrough) $(tpol stock_isolate_only stock_no_budget stock_no_hooks passthrough_lru)" ;;
 	overhead) files="$files $(pol passthrough budget isolation_throttle thrash_aging swappiness combined)" ;;
 	esac ;;
-getscan) files="$(pol frequency budget isolation_throttle thrash_aging swappiness passthrough combined scan_resistant loop)
+getscan) files="$(pol $app_policies)
 	selftests/workloads/rocksdb_prepare.sh selftests/workloads/rocksdb_getscan.sh selftests/lib/apps.sh selftests/lib/slow_disk.sh
 	selftests/lib/db_counters.sh bench/summarize_arms.py"
 	funcs=app_workload ;;
-ripgrep) files="$(pol frequency budget isolation_throttle thrash_aging swappiness passthrough combined scan_resistant loop)
+ripgrep) files="$(pol $app_policies)
 	selftests/workloads/ripgrep_search.sh selftests/lib/apps.sh selftests/lib/slow_disk.sh selftests/lib/db_counters.sh bench/summarize_arms.py"
 	funcs=app_workload ;;
 iteration) files="$(pol thrash_aging) $(ls loader/*.c loader/*.h)" ;;
