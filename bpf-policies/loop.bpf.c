@@ -25,8 +25,8 @@
  * anon memory, the part of the pass being read) must fit in the rest, or
  * the kept part is evicted too and reclaim does more work than stock.
  * Not for a memcg whose working set changes: the kept part is decided
- * once, by what was read first, until the policy is detached. Anon folios,
- * active folios and folios reclaim adds or puts back are stock's.
+ * once, by what was read first, until the policy is detached. Anon folios
+ * and folios eviction puts back are stock's.
  */
 #include "policy.bpf.h"
 

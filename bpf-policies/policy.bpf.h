@@ -69,18 +69,17 @@ struct mglru_ext_file_key {
 
 /*
  * Whether @fc is a page cache folio of a known file joining the LRU as
- * read, the ones a file policy places. Left to stock: folios moved to
- * the tail to be evicted soon, active ones (used again, or rejected by
- * eviction) and the ones reclaim adds (mostly put back by eviction); the
- * kernel keeps the last two no nearer eviction than stock anyway.
+ * read (or read again after it was evicted: then it is often active), the
+ * ones a file policy places. Left to stock: folios moved to the tail to be
+ * evicted soon and the ones eviction puts back, which the kernel keeps no
+ * nearer eviction than stock anyway.
  */
 static __always_inline bool
 mglru_ext_folio_is_read(const struct mglru_ext_folio_ctx *fc)
 {
 	return fc->type == MGLRU_EXT_FILE && fc->ino &&
 	       !(fc->flags &
-		 (MGLRU_EXT_FOLIO_RECLAIMING | MGLRU_EXT_FOLIO_ACTIVE |
-		  MGLRU_EXT_FOLIO_BY_RECLAIM));
+		 (MGLRU_EXT_FOLIO_RECLAIMING | MGLRU_EXT_FOLIO_PUTBACK));
 }
 
 /*
