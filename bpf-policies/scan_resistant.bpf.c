@@ -5,13 +5,14 @@
  *
  * What it decides: where a page cache folio joins the generations (the
  * place hook). For each file it remembers where the last folio added
- * ended, for two streams: a folio that starts where one ended continues
- * it, and once a stream is `stream_kb` long its folios go to the tail of
- * the oldest generation, the first ones eviction takes. A folio that
- * continues neither is stock's and starts the second stream over, so that
- * reads at random in a file being scanned do not end the scan's stream,
- * and a new scan of the file takes the first stream's place once it is
- * long.
+ * ended, for two streams: a folio that starts where one ended, or at most
+ * `gap_kb` further (a scan passes over what is still cached without
+ * adding it), continues it, and once a stream spans `stream_kb` its
+ * folios go to the tail of the oldest generation, the first ones eviction
+ * takes. A folio that continues neither is stock's and starts the second
+ * stream over, so that reads at random in a file being scanned do not end
+ * the scan's stream, and a new scan of the file takes the first stream's
+ * place once it is long.
  *
  * Why: stock puts a folio read for the first time in the oldest
  * generations whether it is read by a scan or by a lookup, and eviction
@@ -28,8 +29,10 @@
  * Not where sequential data is read again before the memcg has cycled
  * through its memory (a file read twice in a row, a loop over data that
  * fits): that data is then evicted first and read from disk again. Anon
- * folios, active folios, folios reclaim adds or puts back and files it
- * cannot tell apart (no inode) are stock's.
+ * folios, folios eviction puts back and files it cannot tell apart (no
+ * inode) are stock's. A scan's folios are placed when it reads them again
+ * after they were evicted, too: stock activates such a refault and puts
+ * it in the youngest generation.
  */
 #include "policy.bpf.h"
 
@@ -38,11 +41,13 @@ MGLRU_EXT_POLICY_DESC(
 
 MGLRU_EXT_KNOB(__u32, stream_kb, 1024, 64, 1048576,
 	       "a file's sequential stream this long is a scan (KiB)");
+MGLRU_EXT_KNOB(__u32, gap_kb, 256, 0, 65536,
+	       "a stream goes on past this much of its file still cached (KiB)");
 
 struct stream {
 	/* the page offset the next folio of the stream starts at */
 	__u64 next;
-	/* pages of the stream so far */
+	/* pages of the file the stream has spanned so far */
 	__u64 pages;
 };
 
@@ -62,10 +67,12 @@ struct {
 static __always_inline bool stream_takes(struct stream *s,
 					 const struct mglru_ext_folio_ctx *fc)
 {
-	if (s->next != fc->index)
+	__u64 end = fc->index + fc->nr_pages;
+
+	if (fc->index < s->next || fc->index - s->next > gap_kb / 4)
 		return false;
-	s->next = fc->index + fc->nr_pages;
-	s->pages += fc->nr_pages;
+	s->pages += end - s->next;
+	s->next = end;
 	return true;
 }
 
