@@ -15,7 +15,8 @@
 # (bed_stage_exec), one thread, for a string no file has.
 #
 # Usage: ripgrep_search.sh --out DIR --tree TAR [--arm NAME=POLICY]...
-#        [--searches N] [--pct P] [--read-delay-ms MS]
+#        [--searches N] [--pct P] [--read-delay-ms MS] [--cgroups DIR]
+#        [--ready FILE --go FILE] (selftests/lib/apps.sh's app_option)
 # --read-delay-ms MS: the trees on a disk whose reads are MS ms late
 # (selftests/lib/slow_disk.sh), so that a miss costs a disk read.
 # TAR: the tree (bench.sh makes it from the linux-7.3 source).
@@ -46,7 +47,7 @@ while [ $# -gt 0 ]; do
 	--read-delay-ms) read_delay_ms=$2 ;;
 	--searches) searches=$2 ;;
 	--pct) pct=$2 ;;
-	*) echo "ripgrep_search: unknown option $1" >&2; exit 2 ;;
+	*) app_option "$1" "$2" || { echo "ripgrep_search: unknown option $1" >&2; exit 2; } ;;
 	esac
 	shift 2
 done
@@ -59,6 +60,7 @@ app_disk ripgrep_search "$read_delay_ms" ${#arms[@]} || exit $?
 scratch=$app_root
 
 rg=$(bed_stage_exec rg "$(command -v rg)") || exit 1
+bash=$(bed_stage_exec bash "$(command -v bash)") || exit 1
 
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
@@ -73,50 +75,61 @@ pages=$(find "$scratch/tree-${arms[0]%%=*}" -type f -printf '%s\n' |
 memcg_mb=$((pages * 4 * pct / 100 / 1024))
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
-	cg=/sys/fs/cgroup/ripgrep-$arm_name
+	cg=$app_cgroups/ripgrep-$arm_name
 	arm_remove "$cg"
 	arm_memcg "$cg" "$memcg_mb" 0 && arm_attach "$cg" || exit 1
 done
 bed_settle
+app_ready
 
-# search NAME: every search of arm NAME, one time (s) a line
+# search NAME: every search of arm NAME, its start and end a line. A
+# staged bash runs them and reads the clock itself ($EPOCHREALTIME): a
+# program started from the 9p root inside the timed interval would wait
+# for the host, and the guest's clock races ahead while it waits
+# (docs/bed.md, "Idle time").
 search() {
-	local cg=/sys/fs/cgroup/ripgrep-$1 i t0 t1
-	for i in $(seq "$searches"); do
-		t0=$(date +%s.%N)
-		# shellcheck disable=SC2086 # $rg is a command line
-		app_in "$cg" $rg -j1 -uuu --no-messages -c mglru_ext_no_file_has_this "$scratch/tree-$1" >/dev/null
-		t1=$(date +%s.%N)
-		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
-	done
+	# shellcheck disable=SC2016,SC2086 # the script is bash's; $rg a command line
+	$bash -c 'echo $$ >"$0/cgroup.procs" || exit 1
+		n=$1
+		shift
+		for ((i = 0; i < n; i++)); do
+			t0=$EPOCHREALTIME
+			"$@" >/dev/null
+			echo "$t0 $EPOCHREALTIME"
+		done' "$app_cgroups/ripgrep-$1" "$searches" \
+		$rg -j1 -uuu --no-messages -c mglru_ext_no_file_has_this "$scratch/tree-$1"
 }
 
 echo "ripgrep_search: ${#arms[@]} arm(s), $searches searches of $((pages * 4 / 1024)) MiB in a ${memcg_mb} MiB memcg" >&2
 declare -A base rbase
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
-	cg=/sys/fs/cgroup/ripgrep-$arm_name
+	cg=$app_cgroups/ripgrep-$arm_name
 	base[$arm_name]=$(db_counters_mark "$cg")
 	rbase[$arm_name]=$(app_read_kib "$cg")
 done
 pids=()
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
-	search "$arm_name" >"$out/$arm_name.times" &
+	# tmpfs: a line written to the results share would wait for the host
+	search "$arm_name" >"$bed_stage_dir/ripgrep-$arm_name.clock" &
 	pids+=($!)
 done
 wait "${pids[@]}"
 
+for arm in "${arms[@]}"; do
+	arm_parse "$arm"
+	awk '{ printf "%.3f\n", $2 - $1 }' "$bed_stage_dir/ripgrep-$arm_name.clock" >"$out/$arm_name.times"
+done
 echo "arm,total_s,first_s,rest_s,pgpgin_kib,$db_counters_columns" >"$out/ripgrep.csv"
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
-	cg=/sys/fs/cgroup/ripgrep-$arm_name
+	cg=$app_cgroups/ripgrep-$arm_name
 	times=$(awk 'NR == 1 { f = $1 } { s += $1; n++ } END {
 		printf "%.3f,%.3f,%.3f\n", s, f, (n > 1 ? (s - f) / (n - 1) : 0) }' "$out/$arm_name.times")
 	pgpgin=$(($(app_read_kib "$cg") - ${rbase[$arm_name]}))
 	echo "$arm_name,$times,$pgpgin,$(db_counters_since "$cg" "${base[$arm_name]}")" >>"$out/ripgrep.csv"
-	arm_detach "$cg"
-	arm_remove "$cg"
+	app_done "$cg"
 	rm -rf "$scratch/tree-$arm_name"
 done
 cat "$out/ripgrep.csv"
