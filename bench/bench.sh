@@ -12,8 +12,8 @@
 # on both bases has both sections.
 #
 # Usage: bench.sh [--report] [WORKLOAD...]   (default: all of thrash pileup
-#        build swappiness mix oom db dbslow pgbench combined overhead hooks bed
-#        iteration; getscan and ripgrep, the applications, only when named)
+#        build swappiness mix oom db dbslow pgbench combined overhead hooks place
+#        bed iteration; getscan, ripgrep and pair, the applications, only when named)
 # --report writes the sections of the named workloads (all but hooks and
 # iteration) again from the last run's data under build/bench/BASE,
 # without running anything.
@@ -35,7 +35,7 @@ if [ "${1:-}" = --report ]; then
 	shift
 fi
 workloads=("$@")
-[ ${#workloads[@]} -gt 0 ] || workloads=(thrash pileup build swappiness mix oom db dbslow pgbench combined overhead hooks bed iteration)
+[ ${#workloads[@]} -gt 0 ] || workloads=(thrash pileup build swappiness mix oom db dbslow pgbench combined overhead hooks place bed iteration)
 
 vm() { # KERNEL RESULTS_DIR CMD...: the guest's wall seconds go to DIR/wall;
 	# BENCH_TIMEOUT (wall s, default 5400) for hosts running more guests than cores
@@ -506,22 +506,28 @@ bench_pgbench() {
 }
 
 # The applications (RocksDB, ripgrep): each arm alone in its own guest,
-# its runs one after the other; stock, the classic LRU and the policy the
-# section is about 5 runs each (APP_REPS), every other arm APP_HARM_REPS
-# (3) for the harm table. APP_ARMS overrides the arms.
+# its runs one after the other; stock, the classic LRU and the policies
+# the section is about (app_policies) 5 runs each (APP_REPS), every other
+# arm APP_HARM_REPS (3) for the harm table. APP_ARMS overrides the arms.
+# A policy's knobs for the section: app_knobs[POLICY]="KNOB=VALUE,...".
 # app_workload NAME CSV SCRIPT_ARGS... (with the columns in app_columns)
 app_workload() {
-	local name=$1 csv=$2 d=$out/$1 arms arm reps f compares=() csvs=()
+	local name=$1 csv=$2 d=$out/$1 arms arm spec reps f compares=() csvs=()
 	shift 2
-	read -r -a arms <<<"${APP_ARMS:-stock classic $app_policy $app_harm_arms}"
+	local harm=() p
+	for p in $app_all_policies; do
+		[[ " $app_policies " == *" $p "* ]] || harm+=("$p")
+	done
+	read -r -a arms <<<"${APP_ARMS:-stock classic $app_policies ${harm[*]}}"
 	if [ $report_only = 0 ]; then
 		rm -rf "$d"
 		for arm in "${arms[@]}"; do
 			reps=${APP_HARM_REPS:-3}
-			case $arm in stock | classic | "$app_policy") reps=${APP_REPS:-5} ;; esac
+			[[ " stock classic $app_policies " != *" $arm "* ]] || reps=${APP_REPS:-5}
+			spec=$arm=$arm${app_knobs[$arm]:+,${app_knobs[$arm]}}
 			vm "$patched" "$d/$arm" bash -c '
 				for rep in $(seq '"$reps"'); do
-					'"$*"' --out /run/results/$rep --arm '"$arm=$arm"' || exit 1
+					'"$*"' --out /run/results/$rep --arm '"$spec"' || exit 1
 				done' &
 		done
 		wait
@@ -537,17 +543,20 @@ app_workload() {
 	python3 "$repo/bench/summarize_arms.py" "${app_columns[@]}" "${compares[@]}" "${csvs[@]}"
 }
 
-# every other shipped policy, for the harm table
-app_harm_arms="budget isolation_throttle thrash_aging swappiness passthrough combined scan_resistant loop"
+# every shipped policy, for the harm table (a section's own policies
+# are left out of it)
+app_all_policies="frequency scan_resistant loop budget isolation_throttle thrash_aging swappiness passthrough combined"
 rocksdb_data=$repo/build/rocksdb/db-400k.tar
+getscan_columns=(--column "gets_s:gets/s:+" --column "get_p99_us:get p99 (ms):-:3"
+	--column "scans_s:scans/s:+:3" --column "pgpgin_kib:pgpgin (KiB):-"
+	--column "refault_file:file refaults:-" --column "psi_full_us:PSI full (ms):-"
+	--column pgscan:pgscan --column pgsteal:pgsteal)
 
 # RocksDB GET-SCAN: gets on skewed keys beside full scans
 bench_getscan() {
-	local app_policy=${GETSCAN_POLICY:-frequency}
-	local app_columns=(--column "gets_s:gets/s:+" --column "get_p99_us:get p99 (ms):-:3"
-		--column "scans_s:scans/s:+:3" --column "pgpgin_kib:pgpgin (KiB):-"
-		--column "refault_file:file refaults:-" --column "psi_full_us:PSI full (ms):-"
-		--column pgscan:pgscan --column pgsteal:pgsteal)
+	local app_policies=${GETSCAN_POLICIES:-frequency scan_resistant}
+	local -A app_knobs=()
+	local app_columns=("${getscan_columns[@]}")
 	[ $report_only = 1 ] || [ -f "$rocksdb_data" ] ||
 		"$repo/selftests/workloads/rocksdb_prepare.sh" "$rocksdb_data" || return 1
 	{
@@ -569,19 +578,24 @@ bench_getscan() {
 }
 
 ripgrep_tree=$repo/build/ripgrep/ethernet.tar
+ripgrep_columns=(--column "total_s:10 searches (virtual s):-:2" --column "first_s:first search (s):-:2"
+	--column "rest_s:each later search (s):-:2" --column "pgpgin_kib:pgpgin (KiB):-"
+	--column "refault_file:file refaults:-" --column "psi_full_us:PSI full (ms):-"
+	--column pgscan:pgscan --column pgsteal:pgsteal)
+ripgrep_tree_made() { # the tree, from the linux-7.3 source, once
+	[ -f "$ripgrep_tree" ] && return 0
+	make -s -C "$repo" kernel >/dev/null &&
+		mkdir -p "$(dirname "$ripgrep_tree")" &&
+		tar -C "$repo/build/src/linux-7.3" -cf "$ripgrep_tree" drivers/net/ethernet
+}
 
 # ripgrep: ten searches of a source tree in a memcg of 70% of it
 bench_ripgrep() {
-	local app_policy=${RIPGREP_POLICY:-frequency}
-	local app_columns=(--column "total_s:10 searches (virtual s):-:2" --column "first_s:first search (s):-:2"
-		--column "rest_s:each later search (s):-:2" --column "pgpgin_kib:pgpgin (KiB):-"
-		--column "refault_file:file refaults:-" --column "psi_full_us:PSI full (ms):-"
-		--column pgscan:pgscan --column pgsteal:pgsteal)
-	if [ $report_only = 0 ] && [ ! -f "$ripgrep_tree" ]; then
-		make -s -C "$repo" kernel >/dev/null &&
-			mkdir -p "$(dirname "$ripgrep_tree")" &&
-			tar -C "$repo/build/src/linux-7.3" -cf "$ripgrep_tree" drivers/net/ethernet || return 1
-	fi
+	local app_policies=${RIPGREP_POLICIES:-frequency loop}
+	# loop keeps about three quarters of the memcg (its header says why)
+	local -A app_knobs=([loop]=keep_mb=40)
+	local app_columns=("${ripgrep_columns[@]}")
+	[ $report_only = 1 ] || ripgrep_tree_made || return 1
 	{
 		echo "## ripgrep_search (an application): ten searches of a source tree larger than its memcg"
 		echo
@@ -595,6 +609,49 @@ bench_ripgrep() {
 			--searches 10 --pct 70
 		echo
 	} | section ripgrep "$(cat "$out/ripgrep/where" 2>/dev/null || echo "$where")"
+}
+
+# the pair: GET-SCAN and ripgrep at once in sibling memcgs, stock against
+# each under its own policy from one mglructl config
+bench_pair() {
+	local d=$out/pair reps=${APP_REPS:-5} arm f csvs
+	local config=$repo/selftests/workloads/app_pair.conf
+	[ $report_only = 1 ] || [ -f "$rocksdb_data" ] ||
+		"$repo/selftests/workloads/rocksdb_prepare.sh" "$rocksdb_data" || return 1
+	[ $report_only = 1 ] || ripgrep_tree_made || return 1
+	if [ $report_only = 0 ]; then
+		rm -rf "$d"
+		for arm in stock policies; do
+			vm "$patched" "$d/$arm" bash -c '
+				for rep in $(seq '"$reps"'); do
+					selftests/workloads/app_pair.sh --out /run/results/$rep --name '"$arm"' \
+						--data '"$rocksdb_data"' --tree '"$ripgrep_tree"' \
+						'"$([ $arm = stock ] || echo "--config $config")"' || exit 1
+				done' &
+		done
+		wait
+		echo "$where" >"$d/where"
+		inputs_of pair >"$d/inputs"
+	fi
+	{
+		echo "## app_pair (two applications): GET-SCAN and ripgrep side by side, each under its own policy"
+		echo
+		echo "The getscan and ripgrep sections' workloads at once, in two sibling memcgs of one cgroup"
+		echo "(160 MiB and 70% of the tree), in one guest (1 vCPU): both under stock, or GET-SCAN under"
+		echo "scan_resistant and ripgrep under loop (keep_mb=40), attached by one \`mglructl apply\` of"
+		echo "selftests/workloads/app_pair.conf. Each arm in its own guest, its runs one after the other."
+		echo
+		echo "### GET-SCAN's side"
+		echo
+		python3 "$repo/bench/summarize_arms.py" "${getscan_columns[@]}" --compare policies/stock \
+			"$d"/*/[0-9]*/getscan/getscan.csv
+		echo
+		echo "### ripgrep's side"
+		echo
+		python3 "$repo/bench/summarize_arms.py" "${ripgrep_columns[@]}" --compare policies/stock \
+			"$d"/*/[0-9]*/ripgrep/ripgrep.csv
+		echo
+	} | section pair "$(cat "$d/where" 2>/dev/null || echo "$where")"
 }
 
 # parallel_build's columns and its root file system (built on the host, once)
@@ -828,6 +885,41 @@ bench_hooks() {
 	} | section hooks
 }
 
+# place: what the place hook costs per page added, in a memcg that reads
+# a file it holds whole (no reclaim): no policy anywhere (the static key
+# off), no policy in the memcg while one elsewhere places (the lookup), a
+# policy without the hook (the lookup finds it), and the hook answering
+# stock's placement
+bench_place() {
+	local d=$out/place t=$repo/build/bpf/test file_mb=384
+	local common=(--load file --memcg-mb 512 --file-mb $file_mb --reps 5)
+	if [ $report_only = 0 ]; then
+		echo "bench: place, what placing costs per page added (file load, bench kernel)"
+		vm "$patched" "$d" bash -c '
+			selftests/workloads/reclaim_overhead.sh --out /run/results/alone '"${common[*]}"' \
+				--arm none=none --arm passthrough_place='"$t"'/passthrough_place.bpf.o &&
+			selftests/workloads/reclaim_overhead.sh --out /run/results/placing '"${common[*]}"' \
+				--siblings 2 --sibling-policy '"$t"'/passthrough_place.bpf.o \
+				--arm none_placing=none --arm no_place_hook='"$t"'/stock_no_hooks.bpf.o' || return 1
+		inputs_of place >"$d/inputs"
+	fi
+	{
+		echo "## place: what placing costs per page added"
+		echo
+		echo "The file load of reclaim_overhead reading a $file_mb MiB file from the zram scratch disk once into a"
+		echo "512 MiB memcg (nothing is reclaimed: every page is one folio added to the generations), 5 runs"
+		echo "per arm: no policy anywhere (the place path's static key off); no policy in the memcg while a"
+		echo "sibling has passthrough_place (the key on: the lookup of the memcg's policy); stock_no_hooks,"
+		echo "a policy without the hook, with the same sibling; and passthrough_place, the place hook alone"
+		echo "answering stock's placement. Instructions are virtual ns (instruction clock, shift 0); the"
+		echo "target is at most 1% of a page's buffered read for the hook."
+		echo
+		python3 "$repo/bench/summarize_overhead.py" place $((file_mb * 256)) "$d"/alone/overhead.csv \
+			"$d"/placing/overhead.csv
+		echo
+	} | section place
+}
+
 bench_iteration() {
 	local d=$out/iteration t0 t1 t2 t3 policy_build kernel_build load boot vmscan mtime
 	mkdir -p "$d"
@@ -875,8 +967,8 @@ main() {
 	local w
 	for w in "${workloads[@]}"; do
 		if [ $report_only = 1 ] &&
-			! [[ " overhead bed swappiness thrash pileup mix oom db dbslow pgbench build combined getscan ripgrep " == *" $w "* ]]; then
-			echo "bench: --report knows overhead, bed, swappiness, thrash, pileup, mix, oom, db, dbslow, pgbench, build, combined, getscan and ripgrep, not '$w'" >&2
+			! [[ " overhead bed swappiness thrash pileup mix oom db dbslow pgbench build combined getscan ripgrep pair place " == *" $w "* ]]; then
+			echo "bench: --report knows overhead, bed, swappiness, thrash, pileup, mix, oom, db, dbslow, pgbench, build, combined, getscan, ripgrep, pair and place, not '$w'" >&2
 			exit 2
 		fi
 		export VM_SMP

@@ -40,8 +40,7 @@ funcs=
 # (build/bpf/NAME.bpf.o, build/bpf/test/NAME.bpf.o) hashed
 pol() { for p in "$@"; do ls bpf-policies/$p.bpf.*; done; }
 tpol() { for p in "$@"; do ls selftests/policies/$p.bpf.c; done; }
-# the application sections' arms: the policy their target names, then
-# bench.sh's app_harm_arms
+# the application sections' arms: bench.sh's app_all_policies
 app_policies="frequency budget isolation_throttle thrash_aging swappiness passthrough combined scan_resistant loop"
 case $name in
 thrash) files="$(pol thrash_aging) selftests/workloads/madv_random_thrash.sh
@@ -65,7 +64,7 @@ combined) files="$(pol combined budget isolation_throttle thrash_aging)
 	selftests/workloads/file_anon_mix.sh selftests/workloads/file_anon_mix.c
 	selftests/workloads/isolation_pileup.sh selftests/workloads/madv_random_thrash.sh
 	selftests/workloads/thrash_load.c bench/summarize_arms.py bench/summarize_thrash.py" ;;
-overhead | hooks | bed)
+overhead | hooks | place | bed)
 	# the bed runs no policy, hooks passthrough and the stock_* test
 	# policies, overhead the shipped policies bench_overhead names (not
 	# example, the policy written to be copied)
@@ -73,6 +72,7 @@ overhead | hooks | bed)
 	selftests/workloads/bed_load.h bench/summarize_overhead.py"
 	case $name in
 	hooks) files="$files $(pol passthrough) $(tpol stock_isolate_only stock_no_budget stock_no_hooks passthrough_lru)" ;;
+	place) files="$files $(tpol stock_no_hooks passthrough_place)" ;;
 	overhead) files="$files $(pol passthrough budget isolation_throttle thrash_aging swappiness combined)" ;;
 	esac ;;
 getscan) files="$(pol $app_policies)
@@ -81,7 +81,11 @@ getscan) files="$(pol $app_policies)
 	funcs=app_workload ;;
 ripgrep) files="$(pol $app_policies)
 	selftests/workloads/ripgrep_search.sh selftests/lib/apps.sh selftests/lib/slow_disk.sh selftests/lib/db_counters.sh bench/summarize_arms.py"
-	funcs=app_workload ;;
+	funcs="app_workload ripgrep_tree_made" ;;
+pair) files="$(pol scan_resistant loop) selftests/workloads/app_pair.sh selftests/workloads/app_pair.conf
+	selftests/workloads/rocksdb_prepare.sh selftests/workloads/rocksdb_getscan.sh selftests/workloads/ripgrep_search.sh
+	selftests/lib/apps.sh selftests/lib/slow_disk.sh selftests/lib/db_counters.sh bench/summarize_arms.py"
+	funcs=ripgrep_tree_made ;;
 iteration) files="$(pol thrash_aging) $(ls loader/*.c loader/*.h)" ;;
 *) echo "inputs.sh: no section '$name'" >&2; exit 2 ;;
 esac

@@ -5,6 +5,9 @@
 Usage: summarize_overhead.py cost CSV...     the cost table, arm by load
        summarize_overhead.py scaling CSV...  cost against siblings and depth
        summarize_overhead.py hooks CSV...    a policy's cost part by part
+       summarize_overhead.py place PAGES CSV...  what placing costs per
+                                             page added (PAGES: the pages
+                                             each run reads into its memcg)
        summarize_overhead.py bed DIR...      the bed itself: the same arm
                                              in different boots, and what a
                                              virtual second costs (DIR: one
@@ -256,6 +259,29 @@ def hooks(rows):
           f"such a policy's hooks in all: {100 * (filled.ns / none.ns - 1):+.3f}% per run")
 
 
+def place(pages, rows):
+    c = cells(rows, lambda r: r["arm"])
+    need = ("none", "none_placing", "no_place_hook", "passthrough_place")
+    missing = [a for a in need if a not in c]
+    if missing:
+        print("summarize_overhead: place needs the arms " + ", ".join(missing), file=sys.stderr)
+        sys.exit(1)
+    none = c["none"]
+    read = none.ns / pages
+    rng = max(r["ns"] for r in none.rows) - min(r["ns"] for r in none.rows)
+    print("| arm | runs | virtual ms per run (spread) | instructions per page added | more than none, per page "
+          "| of a page's buffered read | hook calls per run | pages scanned |")
+    print("|---|---|---|---|---|---|---|---|")
+    for a in need:
+        x = c[a]
+        extra = (x.ns - none.ns) / pages
+        print(f"| {a} | {x.n} | {x.ns / 1e6:.2f} ({spread_of([r['ns'] for r in x.rows])}) | {x.ns / pages:.0f} "
+              f"| {extra:+.1f} | {100 * extra / read:+.3f}% | {x.calls:.0f} | {x.scan:.0f} |")
+    print()
+    print(f"A page's buffered read under no policy: {read:.0f} instructions (none's runs span "
+          f"{rng / pages:.1f} per page; a difference below that is not resolved).")
+
+
 def bed(dirs):
     print("| guest | wall s | virtual s since boot | virtual s of measured runs | wall s per measured virtual s "
           "| none, file: ns per scanned page (spread) | none, anon: ns per scanned page (spread) |")
@@ -330,6 +356,9 @@ def smp(dirs):
 
 
 def main():
+    if len(sys.argv) > 3 and sys.argv[1] == "place":
+        place(int(sys.argv[2]), read(sys.argv[3:]))
+        return
     if len(sys.argv) < 3 or sys.argv[1] not in ("cost", "scaling", "hooks", "bed", "smp"):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         sys.exit(2)

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * passthrough: every hook returns the stock decision it is given.
+ * passthrough: every hook of the reclaim pass returns the stock decision
+ * it is given.
  *
  * Reclaim behaves as with no policy at all (except that the scan budget
  * is taken once per pass, as for every policy with a budget hook), so
  * this measures what the framework itself costs: `make bench` compares
- * it with no policy. It reads nothing of the lruvec's generations, and
+ * it with no policy. It has no place hook, so that its figures stay
+ * those of the pass; what placing costs per folio added is the place
+ * section's, measured with selftests/policies/passthrough_place. It reads nothing of the lruvec's generations, and
  * says so (MGLRU_EXT_OPS_NO_LRU): the kernel does not count them for it.
  */
 #include "policy.bpf.h"

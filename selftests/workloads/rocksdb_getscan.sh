@@ -18,7 +18,8 @@
 #
 # Usage: rocksdb_getscan.sh --out DIR --data TAR [--arm NAME=POLICY]...
 #        [--seconds S] [--warmup S] [--memcg-mb MB] [--exp-range X]
-#        [--no-scan] [--read-delay-ms MS]
+#        [--no-scan] [--read-delay-ms MS] [--cgroups DIR]
+#        [--ready FILE --go FILE] (selftests/lib/apps.sh's app_option)
 # --read-delay-ms MS: the databases on a disk whose reads are MS ms late
 # (selftests/lib/slow_disk.sh), so that a miss costs a disk read.
 # TAR: the database from rocksdb_prepare.sh.
@@ -55,7 +56,7 @@ while [ $# -gt 0 ]; do
 	--memcg-mb) memcg_mb=$2 ;;
 	--exp-range) exp_range=$2 ;;
 	--no-scan) scan=0; shift; continue ;;
-	*) echo "rocksdb_getscan: unknown option $1" >&2; exit 2 ;;
+	*) app_option "$1" "$2" || { echo "rocksdb_getscan: unknown option $1" >&2; exit 2; } ;;
 	esac
 	shift 2
 done
@@ -78,16 +79,17 @@ for arm in "${arms[@]}"; do
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	tar -C "$dir" -xf "$data" || exit 1
-	cg=/sys/fs/cgroup/getscan-$arm_name
+	cg=$app_cgroups/getscan-$arm_name
 	arm_remove "$cg"
 	arm_memcg "$cg" "$memcg_mb" 0 && arm_attach "$cg" || exit 1
 done
 # the unpacked databases leave the page cache, charged to no arm
 bed_settle
+app_ready
 
 # in_arm NAME CMD...: CMD in arm NAME's memcg
 in_arm() {
-	local cg=/sys/fs/cgroup/getscan-$1
+	local cg=$app_cgroups/getscan-$1
 	shift
 	app_in "$cg" "$@"
 }
@@ -135,7 +137,7 @@ wait "${pids[@]}"
 declare -A base rbase
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
-	cg=/sys/fs/cgroup/getscan-$arm_name
+	cg=$app_cgroups/getscan-$arm_name
 	base[$arm_name]=$(db_counters_mark "$cg")
 	rbase[$arm_name]=$(app_read_kib "$cg")
 done
@@ -155,29 +157,28 @@ wait "${pids[@]}"
 declare -A counters reads
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
-	cg=/sys/fs/cgroup/getscan-$arm_name
+	cg=$app_cgroups/getscan-$arm_name
 	counters[$arm_name]=$(db_counters_since "$cg" "${base[$arm_name]}")
 	reads[$arm_name]=$(($(app_read_kib "$cg") - ${rbase[$arm_name]}))
 done
 [ ${#scanners[@]} = 0 ] || kill "${scanners[@]}" 2>/dev/null
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
-	echo 1 >"/sys/fs/cgroup/getscan-$arm_name/cgroup.kill"
+	echo 1 >"$app_cgroups/getscan-$arm_name/cgroup.kill"
 done
 wait
 
 echo "arm,gets_s,get_p99_us,scans,scans_s,pgpgin_kib,$db_counters_columns" >"$out/getscan.csv"
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
-	cg=/sys/fs/cgroup/getscan-$arm_name
+	cg=$app_cgroups/getscan-$arm_name
 	g=$out/$arm_name.gets
 	gets_s=$(sed -n 's/^readrandom *:.* \([0-9]*\) ops\/sec.*/\1/p' "$g")
 	p99=$(sed -n 's/.*P99: \([0-9.]*\).*/\1/p' "$g" | head -1)
 	scans=$(awk -v k="$(scanned "$arm_name")" -v n="$keys" 'BEGIN { printf "%.3f\n", k / n }')
 	scans_s=$(awk -v n="$scans" -v s="$seconds" 'BEGIN { printf "%.4f\n", n / s }')
 	echo "$arm_name,${gets_s:-0},${p99:-},$scans,$scans_s,${reads[$arm_name]},${counters[$arm_name]}" >>"$out/getscan.csv"
-	arm_detach "$cg"
-	arm_remove "$cg"
+	app_done "$cg"
 	rm -rf "$scratch/rocksdb-$arm_name"
 done
 cat "$out/getscan.csv"
