@@ -40,8 +40,8 @@ funcs=
 # (build/bpf/NAME.bpf.o, build/bpf/test/NAME.bpf.o) hashed
 pol() { for p in "$@"; do ls bpf-policies/$p.bpf.*; done; }
 tpol() { for p in "$@"; do ls selftests/policies/$p.bpf.c; done; }
-# the application sections' arms: bench.sh's app_all_policies
-app_policies="frequency budget isolation_throttle thrash_aging swappiness passthrough combined scan_resistant loop"
+# the application sections' arms: every shipped policy, as bench.sh lists them
+eval "$(grep '^app_all_policies=' bench/bench.sh)"
 case $name in
 thrash) files="$(pol thrash_aging) selftests/workloads/madv_random_thrash.sh
 	selftests/workloads/thrash_load.c bench/summarize_thrash.py" ;;
@@ -75,11 +75,11 @@ overhead | hooks | place | bed)
 	place) files="$files $(tpol stock_no_hooks passthrough_place)" ;;
 	overhead) files="$files $(pol passthrough budget isolation_throttle thrash_aging swappiness combined)" ;;
 	esac ;;
-getscan) files="$(pol $app_policies)
+getscan) files="$(pol $app_all_policies)
 	selftests/workloads/rocksdb_prepare.sh selftests/workloads/rocksdb_getscan.sh selftests/lib/apps.sh selftests/lib/slow_disk.sh
 	selftests/lib/db_counters.sh bench/summarize_arms.py"
 	funcs=app_workload ;;
-ripgrep) files="$(pol $app_policies)
+ripgrep) files="$(pol $app_all_policies)
 	selftests/workloads/ripgrep_search.sh selftests/lib/apps.sh selftests/lib/slow_disk.sh selftests/lib/db_counters.sh bench/summarize_arms.py"
 	funcs="app_workload ripgrep_tree_made" ;;
 pair) files="$(pol scan_resistant loop) selftests/workloads/app_pair.sh selftests/workloads/app_pair.conf

@@ -356,20 +356,23 @@ def smp(dirs):
 
 
 def main():
-    if len(sys.argv) > 3 and sys.argv[1] == "place":
-        place(int(sys.argv[2]), read(sys.argv[3:]))
-        return
-    if len(sys.argv) < 3 or sys.argv[1] not in ("cost", "scaling", "hooks", "bed", "smp"):
+    mode = sys.argv[1] if len(sys.argv) > 1 else ""
+    # place takes the page count before its CSVs
+    first = 3 if mode == "place" else 2
+    if mode not in ("cost", "scaling", "hooks", "place", "bed", "smp") or len(sys.argv) <= first:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         sys.exit(2)
-    if sys.argv[1] in ("bed", "smp"):
-        {"bed": bed, "smp": smp}[sys.argv[1]](sys.argv[2:])
+    if mode in ("bed", "smp"):
+        {"bed": bed, "smp": smp}[mode](sys.argv[2:])
         return
-    rows = read(sys.argv[2:])
+    rows = read(sys.argv[first:])
     if not rows:
-        print("summarize_overhead: no runs in " + " ".join(sys.argv[2:]), file=sys.stderr)
+        print("summarize_overhead: no runs in " + " ".join(sys.argv[first:]), file=sys.stderr)
         sys.exit(1)
-    {"cost": cost, "scaling": scaling, "hooks": hooks}[sys.argv[1]](rows)
+    if mode == "place":
+        place(int(sys.argv[2]), rows)
+        return
+    {"cost": cost, "scaling": scaling, "hooks": hooks}[mode](rows)
 
 
 if __name__ == "__main__":

@@ -8,8 +8,9 @@
  * this measures what the framework itself costs: `make bench` compares
  * it with no policy. It has no place hook, so that its figures stay
  * those of the pass; what placing costs per folio added is the place
- * section's, measured with selftests/policies/passthrough_place. It reads nothing of the lruvec's generations, and
- * says so (MGLRU_EXT_OPS_NO_LRU): the kernel does not count them for it.
+ * section's, measured with selftests/policies/passthrough_place. It
+ * reads nothing of the lruvec's generations, and says so
+ * (MGLRU_EXT_OPS_NO_LRU): the kernel does not count them for it.
  */
 #include "policy.bpf.h"
 
