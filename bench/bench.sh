@@ -116,22 +116,9 @@ bench_thrash() {
 		# the like-for-like comparison (side by side, the arms share the
 		# one vCPU), and the classic LRU beside a classic neighbour: the
 		# comparison for the side-by-side arms, with the same CPU share.
-		vm "$patched" "$d/side" bash -c '
-			for rep in $(seq '"$reps"'); do
-				selftests/workloads/madv_random_thrash.sh --out /run/results/$rep \
-					--duration '"$duration"' --cold-at '"$cold_at"' \
-					--arm stock=stock --arm thrash_aging=thrash_aging || exit 1
-			done' &
-		vm "$patched" "$d/alone" bash -c '
-			for rep in $(seq '"$reps"'); do
-				for arm in classic=classic thrash_aging_alone=thrash_aging; do
-					selftests/workloads/madv_random_thrash.sh --out /run/results/$rep \
-						--duration '"$duration"' --cold-at '"$cold_at"' --arm $arm || exit 1
-				done
-				selftests/workloads/madv_random_thrash.sh --out /run/results/pair$rep \
-					--duration '"$duration"' --cold-at '"$cold_at"' \
-					--arm classic_side=classic --arm classic_neighbour=classic || exit 1
-			done'
+		vm "$patched" "$d/side" bench/guest/runs.sh "$reps" selftests/workloads/madv_random_thrash.sh \
+			--duration $duration --cold-at $cold_at -- stock=stock thrash_aging=thrash_aging &
+		vm "$patched" "$d/alone" bench/guest/thrash_alone.sh "$reps" $duration $cold_at
 		wait
 		echo "$where" >"$d/where"
 		inputs_of "$(basename "$d")" >"$d/inputs"
@@ -170,14 +157,9 @@ bench_pileup() {
 		# One guest per shape; the arms one after the other (they share
 		# the swap device).
 		for shape in $shapes; do
-			vm "$patched" "$d/$shape" bash -c '
-				IFS=: read -r threads mb <<<'"$shape"'
-				for rep in $(seq '"$reps"'); do
-					selftests/workloads/isolation_pileup.sh --out /run/results/$rep \
-						--threads $threads --memcg-mb $mb --seconds 20 --arm stock=stock \
-						--arm isolation_throttle=isolation_throttle --arm combined=combined \
-						--arm classic=classic || exit 1
-				done' &
+			vm "$patched" "$d/$shape" bench/guest/runs.sh "$reps" selftests/workloads/isolation_pileup.sh \
+				--threads "${shape%:*}" --memcg-mb "${shape#*:}" --seconds 20 -- stock=stock \
+				isolation_throttle=isolation_throttle combined=combined classic=classic &
 		done
 		wait
 		echo "$where" >"$d/where"
@@ -244,18 +226,10 @@ bench_mix() {
 		echo "bench: file_anon_mix, $reps runs each: stock and budget side by side; classic LRU beside classic"
 		# the arms start in another order each run: the first one
 		# started gets its threads going first
-		vm "$patched" "$d/side" bash -c '
-			. selftests/lib/arms.sh
-			for rep in $(seq '"$reps"'); do
-				arm_order $rep stock=stock budget=budget
-				selftests/workloads/file_anon_mix.sh --out /run/results/$rep --seconds 40 \
-					"${arm_args[@]}" || exit 1
-			done' &
-		vm "$patched" "$d/classic" bash -c '
-			for rep in $(seq '"$reps"'); do
-				selftests/workloads/file_anon_mix.sh --out /run/results/$rep --seconds 40 \
-					--arm classic=classic --arm classic_neighbour=classic || exit 1
-			done'
+		vm "$patched" "$d/side" bench/guest/runs.sh --rotate 1 "$reps" \
+			selftests/workloads/file_anon_mix.sh --seconds 40 -- stock=stock budget=budget &
+		vm "$patched" "$d/classic" bench/guest/runs.sh "$reps" selftests/workloads/file_anon_mix.sh \
+			--seconds 40 -- classic=classic classic_neighbour=classic
 		wait
 		echo "$where" >"$d/where"
 		inputs_of "$(basename "$d")" >"$d/inputs"
@@ -299,17 +273,7 @@ bench_oom() {
 		for guest in side classic; do
 			local arms="stock=stock budget=budget"
 			[ $guest = classic ] && arms="classic=classic classic_neighbour=classic"
-			vm "$patched" "$d/$guest" bash -c '
-				. selftests/lib/arms.sh
-				for shape in '"$shapes"'; do
-					IFS=: read -r memcg file workers kb <<<"$shape"
-					for rep in $(seq '"$reps"'); do
-						arm_order $rep '"$arms"'
-						selftests/workloads/file_anon_mix.sh --out /run/results/$shape/$rep \
-							--seconds 30 --memcg-mb $memcg --file-mb $file --file-workers $workers \
-							--anon-workers $workers --anon-kb $kb "${arm_args[@]}" || exit 1
-					done
-				done' &
+			vm "$patched" "$d/$guest" bench/guest/oom_shapes.sh "$reps" "$shapes" $arms &
 		done
 		wait
 		echo "$where" >"$d/where"
@@ -365,11 +329,8 @@ db_workload() {
 		# file refaults spread over a factor of ten in 3 runs on 6.12.
 		rm -rf "$d"
 		for arm in "${arms[@]}"; do
-			vm "$patched" "$d/$arm" bash -c '
-				for rep in $(seq '"$reps"'); do
-					selftests/workloads/db_readmostly.sh --out /run/results/$rep --data '"$db_data"' \
-						--warmup 10 --seconds 30 --write-delay-ms '"$delay"' --arm '"$arm=$arm"' || exit 1
-				done' &
+			vm "$patched" "$d/$arm" bench/guest/runs.sh "$reps" selftests/workloads/db_readmostly.sh \
+				--data "$db_data" --warmup 10 --seconds 30 --write-delay-ms "$delay" -- "$arm=$arm" &
 		done
 		wait
 		echo "$where" >"$d/where"
@@ -474,14 +435,9 @@ bench_pgbench() {
 		[ -f "$pgbench_data" ] || "$repo/selftests/workloads/pgbench_prepare.sh" "$pgbench_data" || return 1
 		echo "bench: pgbench_scan (PostgreSQL), $reps runs: stock, budget, thrash_aging, isolation_throttle and combined side by side"
 		# the arms start in another order every run
-		vm "$patched" "$d/side" bash -c '
-			. selftests/lib/arms.sh
-			for rep in $(seq '"$reps"'); do
-				arm_order $rep stock=stock budget=budget thrash_aging=thrash_aging \
-					isolation_throttle=isolation_throttle combined=combined
-				selftests/workloads/pgbench_scan.sh --out /run/results/$rep --data '"$pgbench_data"' \
-					--warmup 10 --seconds 20 "${arm_args[@]}" || exit 1
-			done'
+		vm "$patched" "$d/side" bench/guest/runs.sh --rotate 1 "$reps" selftests/workloads/pgbench_scan.sh \
+			--data "$pgbench_data" --warmup 10 --seconds 20 -- stock=stock budget=budget \
+			thrash_aging=thrash_aging isolation_throttle=isolation_throttle combined=combined
 		echo "$where" >"$d/where"
 		inputs_of "$(basename "$d")" >"$d/inputs"
 	fi
@@ -525,10 +481,7 @@ app_workload() {
 			reps=${APP_HARM_REPS:-3}
 			[[ " stock classic $app_policies " != *" $arm "* ]] || reps=${APP_REPS:-5}
 			spec=$arm=$arm${app_knobs[$arm]:+,${app_knobs[$arm]}}
-			vm "$patched" "$d/$arm" bash -c '
-				for rep in $(seq '"$reps"'); do
-					'"$*"' --out /run/results/$rep --arm '"$spec"' || exit 1
-				done' &
+			vm "$patched" "$d/$arm" bench/guest/runs.sh "$reps" "$@" -- "$spec" &
 		done
 		wait
 		echo "$where" >"$d/where"
@@ -622,12 +575,9 @@ bench_pair() {
 	if [ $report_only = 0 ]; then
 		rm -rf "$d"
 		for arm in stock policies; do
-			vm "$patched" "$d/$arm" bash -c '
-				for rep in $(seq '"$reps"'); do
-					selftests/workloads/app_pair.sh --out /run/results/$rep --name '"$arm"' \
-						--data '"$rocksdb_data"' --tree '"$ripgrep_tree"' \
-						'"$([ $arm = stock ] || echo "--config $config")"' || exit 1
-				done' &
+			vm "$patched" "$d/$arm" bench/guest/runs.sh "$reps" selftests/workloads/app_pair.sh \
+				--name $arm --data "$rocksdb_data" --tree "$ripgrep_tree" \
+				$([ $arm = stock ] || echo "--config $config") &
 		done
 		wait
 		echo "$where" >"$d/where"
@@ -672,17 +622,8 @@ bench_build() {
 		# without one, which the limit is a third of. The arms go in
 		# another order every run, and the guests start in opposite ones.
 		for g in 1 2; do
-			vm "$patched" "$d/guest$g" bash -c '
-				. selftests/lib/arms.sh
-				peak=()
-				[ '"$g"' = 1 ] && peak=(--measure-peak)
-				for rep in $(seq '"$reps"'); do
-					arm_order $((rep + '"$g"' - 1)) stock=stock isolation_throttle=isolation_throttle classic=classic
-					selftests/workloads/parallel_build.sh --out /run/results/$rep \
-						--root '"$build_root"' --jobs 8 --memcg-mb '"$mb"' "${peak[@]}" \
-						"${arm_args[@]}" || exit 1
-					peak=()
-				done' &
+			vm "$patched" "$d/guest$g" bench/guest/build_runs.sh $g "$reps" "$build_root" "$mb" \
+				stock=stock isolation_throttle=isolation_throttle classic=classic &
 		done
 		wait
 		echo "$where" >"$d/where"
@@ -713,27 +654,9 @@ bench_combined() {
 	local d=$out/combined reps=${COMBINED_REPS:-3}
 	if [ $report_only = 0 ]; then
 		echo "bench: combined against its parts, $reps runs each: thrash_aging (madv_random_thrash), budget (file_anon_mix), isolation_throttle (isolation_pileup)"
-		vm "$patched" "$d/thrash" bash -c '
-			for rep in $(seq '"$reps"'); do
-				selftests/workloads/madv_random_thrash.sh --out /run/results/$rep \
-					--duration 45 --cold-at 15 \
-					--arm thrash_aging=thrash_aging --arm combined=combined || exit 1
-			done' &
-		# file_anon_mix starts its arms in another order each run
-		vm "$patched" "$d/other" bash -c '
-			. selftests/lib/arms.sh
-			for rep in $(seq '"$reps"'); do
-				arm_order $rep budget=budget combined=combined
-				selftests/workloads/file_anon_mix.sh --out /run/results/mix/$rep --seconds 40 \
-					"${arm_args[@]}" || exit 1
-				for threads in 192 64; do
-					mb=16
-					[ $threads = 192 ] && mb=24
-					selftests/workloads/isolation_pileup.sh --out /run/results/pileup$threads/$rep \
-						--threads $threads --memcg-mb $mb --seconds 20 \
-						--arm isolation_throttle=isolation_throttle --arm combined=combined || exit 1
-				done
-			done'
+		vm "$patched" "$d/thrash" bench/guest/runs.sh "$reps" selftests/workloads/madv_random_thrash.sh \
+			--duration 45 --cold-at 15 -- thrash_aging=thrash_aging combined=combined &
+		vm "$patched" "$d/other" bench/guest/combined_parts.sh "$reps"
 		wait
 		echo "$where" >"$d/where"
 		inputs_of "$(basename "$d")" >"$d/inputs"
@@ -787,16 +710,8 @@ run_overhead() { # DIR ARM_OPTIONS...
 	(
 		vm "$stock" "$d/unpatched" selftests/workloads/reclaim_overhead.sh --out /run/results \
 			--arm unpatched=none --reps 5 || exit 1
-		vm "$patched" "$d/siblings" bash -c '
-			for n in 1 10 100; do
-				selftests/workloads/reclaim_overhead.sh --out /run/results/s$n --load file \
-					--arm none=none --arm passthrough=passthrough --siblings $n --reps 5 || exit 1
-			done' || exit 1
-		vm "$patched" "$d/depth" bash -c '
-			for n in 1 4 16; do
-				selftests/workloads/reclaim_overhead.sh --out /run/results/d$n --load file \
-					--arm none=none --arm passthrough=passthrough --depth $n --reps 5 || exit 1
-			done'
+		vm "$patched" "$d/siblings" bench/guest/overhead_scaling.sh --siblings 1 10 100 || exit 1
+		vm "$patched" "$d/depth" bench/guest/overhead_scaling.sh --depth 1 4 16
 	) &
 	vm "$patched" "$d/patched" selftests/workloads/reclaim_overhead.sh --out /run/results \
 		"$@" --reps 5
@@ -891,16 +806,10 @@ bench_hooks() {
 # policy without the hook (the lookup finds it), and the hook answering
 # stock's placement
 bench_place() {
-	local d=$out/place t=$repo/build/bpf/test file_mb=384
-	local common=(--load file --memcg-mb 512 --file-mb $file_mb --reps 5)
+	local d=$out/place file_mb=384
 	if [ $report_only = 0 ]; then
 		echo "bench: place, what placing costs per page added (file load, bench kernel)"
-		vm "$patched" "$d" bash -c '
-			selftests/workloads/reclaim_overhead.sh --out /run/results/alone '"${common[*]}"' \
-				--arm none=none --arm passthrough_place='"$t"'/passthrough_place.bpf.o &&
-			selftests/workloads/reclaim_overhead.sh --out /run/results/placing '"${common[*]}"' \
-				--siblings 2 --sibling-policy '"$t"'/passthrough_place.bpf.o \
-				--arm none_placing=none --arm no_place_hook='"$t"'/stock_no_hooks.bpf.o' || return 1
+		vm "$patched" "$d" bench/guest/place.sh "$repo/build/bpf/test" $file_mb || return 1
 		inputs_of place >"$d/inputs"
 	fi
 	{
@@ -929,10 +838,7 @@ bench_iteration() {
 	touch "$repo/bpf-policies/thrash_aging.bpf.c"
 	make -s -C "$repo" policies >/dev/null
 	t1=$(date +%s.%N)
-	vm "$patched" "$d/guest" bash -c '
-		s=$(date +%s.%N); build/bin/mglructl load thrash_aging >/dev/null
-		e=$(date +%s.%N); build/bin/mglructl unload thrash_aging >/dev/null
-		echo "$s $e" >/run/results/load_time'
+	vm "$patched" "$d/guest" bench/guest/load_time.sh
 	read -r s e <"$d/guest/load_time"
 	load=$(awk -v s="$s" -v e="$e" 'BEGIN { print e - s }')
 	policy_build=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')

@@ -40,30 +40,34 @@ funcs=
 # (build/bpf/NAME.bpf.o, build/bpf/test/NAME.bpf.o) hashed
 pol() { for p in "$@"; do ls bpf-policies/$p.bpf.*; done; }
 tpol() { for p in "$@"; do ls selftests/policies/$p.bpf.c; done; }
+# the guest scripts bench.sh runs (in files of their own)
+guest=bench/guest
 # the application sections' arms: every shipped policy, as bench.sh lists them
 eval "$(grep '^app_all_policies=' bench/bench.sh)"
 case $name in
-thrash) files="$(pol thrash_aging) selftests/workloads/madv_random_thrash.sh
+thrash) files="$(pol thrash_aging) selftests/workloads/madv_random_thrash.sh $guest/runs.sh $guest/thrash_alone.sh
 	selftests/workloads/thrash_load.c bench/summarize_thrash.py" ;;
-pileup) files="$(pol isolation_throttle budget combined thrash_aging) selftests/workloads/isolation_pileup.sh
+pileup) files="$(pol isolation_throttle budget combined thrash_aging) selftests/workloads/isolation_pileup.sh $guest/runs.sh
 	selftests/workloads/anon_touch.c bench/summarize_pileup.py" ;;
 swappiness) files="$(pol swappiness) selftests/workloads/swappiness_sweep.sh
 	selftests/workloads/anon_file_lockstep.c bench/summarize_swappiness.py" ;;
-mix | oom) files="$(pol budget) selftests/workloads/file_anon_mix.sh
-	selftests/workloads/file_anon_mix.c bench/summarize_arms.py bench/median_range.py" ;;
+mix | oom) files="$(pol budget) selftests/workloads/file_anon_mix.sh $guest/runs.sh
+	selftests/workloads/file_anon_mix.c bench/summarize_arms.py bench/median_range.py"
+	[ "$name" = mix ] || files="$files $guest/oom_shapes.sh" ;;
 db | dbslow) files="$(pol budget combined isolation_throttle thrash_aging)
 	selftests/workloads/db_prepare.sh selftests/workloads/db_readmostly.sh
-	selftests/workloads/db_readmostly.cnf selftests/lib/db_counters.sh bench/summarize_arms.py"
+	selftests/workloads/db_readmostly.cnf selftests/lib/db_counters.sh bench/summarize_arms.py $guest/runs.sh"
 	funcs=db_workload ;;
 pgbench) files="$(pol budget combined isolation_throttle thrash_aging)
 	selftests/workloads/pgbench_prepare.sh selftests/workloads/pgbench_scan.sh
-	selftests/lib/db_counters.sh bench/summarize_arms.py" ;;
+	selftests/lib/db_counters.sh bench/summarize_arms.py $guest/runs.sh" ;;
 build) files="$(pol isolation_throttle budget) selftests/workloads/build_prepare.sh
-	selftests/workloads/parallel_build.sh bench/summarize_arms.py" ;;
+	selftests/workloads/parallel_build.sh bench/summarize_arms.py $guest/build_runs.sh" ;;
 combined) files="$(pol combined budget isolation_throttle thrash_aging)
 	selftests/workloads/file_anon_mix.sh selftests/workloads/file_anon_mix.c
 	selftests/workloads/isolation_pileup.sh selftests/workloads/madv_random_thrash.sh
-	selftests/workloads/thrash_load.c bench/summarize_arms.py bench/summarize_thrash.py" ;;
+	selftests/workloads/thrash_load.c bench/summarize_arms.py bench/summarize_thrash.py
+	$guest/runs.sh $guest/combined_parts.sh" ;;
 overhead | hooks | place | bed)
 	# the bed runs no policy, hooks passthrough and the stock_* test
 	# policies, overhead the shipped policies bench_overhead names (not
@@ -72,21 +76,24 @@ overhead | hooks | place | bed)
 	selftests/workloads/bed_load.h bench/summarize_overhead.py"
 	case $name in
 	hooks) files="$files $(pol passthrough) $(tpol stock_isolate_only stock_no_budget stock_no_hooks passthrough_lru)" ;;
-	place) files="$files $(tpol stock_no_hooks passthrough_place)" ;;
-	overhead) files="$files $(pol passthrough budget isolation_throttle thrash_aging swappiness combined)" ;;
+	place) files="$files $(tpol stock_no_hooks passthrough_place) $guest/place.sh" ;;
+	overhead) files="$files $(pol passthrough budget isolation_throttle thrash_aging swappiness combined)
+		$guest/overhead_scaling.sh" ;;
 	esac ;;
 getscan) files="$(pol $app_all_policies)
 	selftests/workloads/rocksdb_prepare.sh selftests/workloads/rocksdb_getscan.sh selftests/lib/apps.sh selftests/lib/slow_disk.sh
-	selftests/lib/db_counters.sh bench/summarize_arms.py"
+	selftests/lib/db_counters.sh bench/summarize_arms.py $guest/runs.sh"
 	funcs=app_workload ;;
 ripgrep) files="$(pol $app_all_policies)
-	selftests/workloads/ripgrep_search.sh selftests/lib/apps.sh selftests/lib/slow_disk.sh selftests/lib/db_counters.sh bench/summarize_arms.py"
+	selftests/workloads/ripgrep_search.sh selftests/lib/apps.sh selftests/lib/slow_disk.sh selftests/lib/db_counters.sh bench/summarize_arms.py
+	$guest/runs.sh"
 	funcs="app_workload ripgrep_tree_made" ;;
 pair) files="$(pol scan_resistant loop) selftests/workloads/app_pair.sh selftests/workloads/app_pair.conf
 	selftests/workloads/rocksdb_prepare.sh selftests/workloads/rocksdb_getscan.sh selftests/workloads/ripgrep_search.sh
-	selftests/lib/apps.sh selftests/lib/slow_disk.sh selftests/lib/db_counters.sh bench/summarize_arms.py"
+	selftests/lib/apps.sh selftests/lib/slow_disk.sh selftests/lib/db_counters.sh bench/summarize_arms.py
+	$guest/runs.sh"
 	funcs=ripgrep_tree_made ;;
-iteration) files="$(pol thrash_aging) $(ls loader/*.c loader/*.h)" ;;
+iteration) files="$(pol thrash_aging) $(ls loader/*.c loader/*.h) $guest/load_time.sh" ;;
 *) echo "inputs.sh: no section '$name'" >&2; exit 2 ;;
 esac
 # every section: the kernel it ran on (the series as applied: the cover

@@ -19,6 +19,30 @@ expect_status 2 "^inputs.sh: no section 'nosuch'$" \
 	"results-check's inputs refuse an unknown section" -- \
 	"$repo/bench/inputs.sh" nosuch
 
+# Every script a section runs in its guests is one of its inputs: those
+# bench_NAME() and the helpers it calls name, and those the guest scripts
+# among them call.
+scripts_of() { # NAME
+	local fn f
+	for fn in bench_$1 db_workload app_workload run_overhead; do
+		[ "$fn" = bench_$1 ] || sed -n "/^bench_$1() {/,/^}/p" "$repo/bench/bench.sh" |
+			grep -qw "$fn" || continue
+		sed -n "/^$fn() {/,/^}/p" "$repo/bench/bench.sh"
+	done | grep -o 'bench/guest/[a-z_]*\.sh\|selftests/workloads/[a-z_]*\.sh' | sort -u |
+		while read -r f; do
+			echo "$f"
+			case $f in bench/guest/*) grep -o 'bench/guest/[a-z_]*\.sh\|selftests/workloads/[a-z_]*\.sh' "$repo/$f" ;; esac
+		done | sort -u
+}
+missing=
+for s in thrash pileup swappiness mix oom db dbslow pgbench build combined overhead hooks place bed getscan ripgrep pair iteration; do
+	for f in $(scripts_of $s); do
+		"$repo/bench/inputs.sh" "$s" | grep -qxF "$f" || missing="$missing $s:$f"
+	done
+done
+[ -z "$missing" ]
+tap_ok $? "every script a bench section runs in its guests is one of its inputs${missing:+ (not:$missing)}"
+
 # A section is stale only when what it measured can have changed: in a
 # copy of the tree (sharing build/), a comment added to the bed's scripts
 # and the workloads leaves every section's inputs hash as it is, and a
