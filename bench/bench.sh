@@ -149,6 +149,8 @@ bench_thrash() {
 # their kernel stacks and page tables take (24 MiB), and the seed's
 # throughput shape (64 threads in 16 MiB)
 pileup_shapes=(192:16 192:24 64:16)
+pileup_columns=(--column "touches:touches:+" --column throttles:throttles
+	--column pgscan:pgscan --column pgsteal:pgsteal)
 
 bench_pileup() {
 	local d=$out/pileup reps=${PILEUP_REPS:-5} shape shapes=${PILEUP_SHAPES:-${pileup_shapes[*]}}
@@ -176,8 +178,14 @@ bench_pileup() {
 		echo "page tables and slab take about 5 MiB of the memcg. Touches are the work done; an OOM kill"
 		echo "ends the process before it reports, so a killed run counts 0."
 		echo
-		python3 "$repo/bench/summarize_pileup.py" "$d"/*/[0-9]*/pileup.csv
-		echo
+		for shape in $shapes; do
+			echo "### ${shape%:*} threads in ${shape#*:} MiB"
+			echo
+			python3 "$repo/bench/summarize_arms.py" "${pileup_columns[@]}" \
+				--compare isolation_throttle/stock --compare combined/stock --compare classic/stock \
+				--compare combined/isolation_throttle "$d/$shape"/[0-9]*/pileup.csv
+			echo
+		done
 	} | section pileup "$(cat "$d/where" 2>/dev/null || echo "$where")"
 }
 
@@ -686,9 +694,6 @@ bench_combined() {
 		echo
 	} | section combined "$(cat "$d/where" 2>/dev/null || echo "$where")"
 }
-
-pileup_columns=(--column "touches:touches:+" --column throttles:throttles
-	--column pgscan:pgscan --column pgsteal:pgsteal)
 
 bench_overhead() {
 	local d=$out/overhead policies=(passthrough budget isolation_throttle thrash_aging swappiness combined)

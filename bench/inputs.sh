@@ -48,7 +48,7 @@ case $name in
 thrash) files="$(pol thrash_aging) selftests/workloads/madv_random_thrash.sh $guest/runs.sh $guest/thrash_alone.sh
 	selftests/workloads/thrash_load.c bench/summarize_thrash.py" ;;
 pileup) files="$(pol isolation_throttle budget combined thrash_aging) selftests/workloads/isolation_pileup.sh $guest/runs.sh
-	selftests/workloads/anon_touch.c bench/summarize_pileup.py" ;;
+	selftests/workloads/anon_touch.c bench/summarize_arms.py" ;;
 swappiness) files="$(pol swappiness) selftests/workloads/swappiness_sweep.sh
 	selftests/workloads/anon_file_lockstep.c bench/summarize_swappiness.py" ;;
 mix | oom) files="$(pol budget) selftests/workloads/file_anon_mix.sh $guest/runs.sh

@@ -91,10 +91,13 @@ def main():
                 continue
             a = [value(r, col) for r in arms[a_name]]
             b = [value(r, col) for r in arms[b_name]]
+            said = verdict(better, a, b, a_name, b_name)
             if statistics.median(b):
                 ratio = statistics.median(a) / statistics.median(b)
-                print(f"{a_name} / {b_name}, {title} (medians): {ratio:.2f}, "
-                      f"{verdict(better, a, b, a_name, b_name)}  ")
+                print(f"{a_name} / {b_name}, {title} (medians): {ratio:.2f}, {said}  ")
+            else:
+                # an arm OOM-killed in most runs reports 0: no ratio
+                print(f"{a_name} / {b_name}, {title}: {b_name}'s median is 0, no ratio; {said}  ")
     print()
     print("Every run:")
     print()

@@ -11,12 +11,7 @@ import csv
 import statistics
 import sys
 
-
-def fmt(values, digits=2):
-    med = statistics.median(values)
-    if len(values) == 1 or max(values) == min(values):
-        return f"{med:.{digits}f}"
-    return f"{med:.{digits}f} [{min(values):.{digits}f}..{max(values):.{digits}f}]"
+from median_range import median_range
 
 
 def main():
@@ -30,7 +25,7 @@ def main():
         what = {"random": "file pages at random, both types refault alike",
                 "sequential": "the file read once: only anon refaults"}.get(order, order)
         print(f"File order **{order}** ({what}); anon share of reclaimed pages, "
-              f"median [range] of {reps} runs:")
+              f"median (range) of {reps} runs:")
         print()
         print("| arm | " + " | ".join(f"swappiness {v}" for v in values) + " |")
         print("|---|" + "---|" * len(values))
@@ -40,12 +35,12 @@ def main():
             for v in values:
                 s = [float(r["anon_share"]) for r in sub if r["arm"] == arm and int(r["swappiness"]) == v]
                 shares[arm, v] = statistics.median(s) if s else None
-                cells.append(fmt(s) if s else "-")
+                cells.append(median_range(s, digits=2))
             print(f"| {arm} | " + " | ".join(cells) + " |")
         print("| swappiness/200 | " + " | ".join(f"{v / 200:.2f}" for v in values) + " |")
         print()
         for counter in ("pswpout", "pswpin"):
-            print(f"{counter} (pages), median [range] of {reps} runs:")
+            print(f"{counter} (pages), median (range) of {reps} runs:")
             print()
             print("| arm | " + " | ".join(f"swappiness {v}" for v in values) + " | largest / smallest median |")
             print("|---|" + "---|" * (len(values) + 1))
@@ -53,7 +48,7 @@ def main():
                 cells, meds = [], []
                 for v in values:
                     c = [int(r[counter]) for r in sub if r["arm"] == arm and int(r["swappiness"]) == v]
-                    cells.append(fmt(c, 0) if c else "-")
+                    cells.append(median_range(c))
                     if c:
                         meds.append(statistics.median(c))
                 ratio = f"{max(meds) / min(meds):.2f}" if meds and min(meds) > 0 else "-"
