@@ -368,19 +368,19 @@ db_workload() {
 		compares+=(--compare stock-7.3/stock)
 	fi
 	{
+		local heading disk
 		if [ "$delay" = 0 ]; then
-			echo "## db_readmostly (seed 000's database workload): sysbench on MariaDB, read-mostly, no swap"
+			heading="## db_readmostly (seed 000's database workload): sysbench on MariaDB, read-mostly, no swap"
+			disk="rows) on the zram scratch disk read through the page cache (an 8 MiB buffer pool); sysbench"
 		else
-			echo "## db_readmostly on a slow disk (seed 000's database workload): writes $delay ms late"
+			heading="## db_readmostly on a slow disk (seed 000's database workload): writes $delay ms late"
+			disk="rows) on ext4 over dm-delay on zram, every write $delay ms late and reads not delayed, read
+through the page cache (an 8 MiB buffer pool); sysbench"
 		fi
+		echo "$heading"
 		echo
 		echo "A MariaDB server in a 96 MiB memcg without swap, its 116 MiB of tables (4 of 100,000"
-		if [ "$delay" = 0 ]; then
-			echo "rows) on the zram scratch disk read through the page cache (an 8 MiB buffer pool); sysbench"
-		else
-			echo "rows) on ext4 over dm-delay on zram, every write $delay ms late and reads not delayed, read"
-			echo "through the page cache (an 8 MiB buffer pool); sysbench"
-		fi
+		echo "$disk"
 		echo "from the root cgroup, 4 threads, each transaction 19 point selects and 1 index update"
 		echo "(YCSB workload B's 95/5) on pareto-distributed keys, 10 virtual s of warmup, then 30 measured."
 		echo "Each arm alone in its own guest, its runs one after the other, each on a fresh copy of the"
@@ -433,8 +433,9 @@ bench_dbslow() {
 # pgbench_scan's columns and its database (built on the host, once)
 pgbench_columns=(--column "tps:transactions/s:+:1" --column "lat_avg_ms:latency avg (ms):-:2"
 	--column "lat_p99_ms:latency p99 (ms):-:2" --column "scans:scans:+"
-	--column "refault_file:file refaults:-" --column "max_events:limit hits:-"
-	--column "psi_full_us:PSI full (ms):-" --column pgscan:pgscan --column pgsteal:pgsteal)
+	--column "pgpgin_kib:pgpgin (KiB):-" --column "refault_file:file refaults:-"
+	--column "max_events:limit hits:-" --column "psi_full_us:PSI full (ms):-"
+	--column pgscan:pgscan --column pgsteal:pgsteal)
 pgbench_data=$repo/build/pg/pgbench.tar
 
 bench_pgbench() {
@@ -459,8 +460,8 @@ bench_pgbench() {
 		echo "summing a column of the whole table over and over, a sequential scan each time (cache_ext's"
 		echo "GET-SCAN shape). Throughput and latency are the row clients', scans the scanner's completed"
 		echo "ones. 10 virtual s of warmup, then 20 measured; the arms side by side in one guest, started"
-		echo "in another order each run; $reps runs."
-		echo "No swap: swappiness decides nothing here."
+		echo "in another order each run; $reps runs. pgpgin: what the memcg read from disk in the measured"
+		echo "run (its io.stat). No swap: swappiness decides nothing here."
 		echo
 		python3 "$repo/bench/summarize_arms.py" "${pgbench_columns[@]}" --compare budget/stock \
 			--compare thrash_aging/stock --compare isolation_throttle/stock \

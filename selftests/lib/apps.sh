@@ -6,8 +6,6 @@
 #                           scratch disk, or with MS > 0 a slow disk whose
 #                           reads are MS ms late (slow_disk.sh), unmounted
 #                           when the workload exits; NAME for its errors
-#   app_read_kib CG         what memcg CG read from disk, in KiB (its
-#                           io.stat's rbytes over every device)
 #   app_in CG CMD...        CMD, a process of memcg CG
 #   app_option OPT VALUE    takes the options every application workload
 #                           has (fails for any other): --cgroups DIR, the
@@ -32,11 +30,6 @@ app_disk() { # NAME MS NARMS
 	app_root=$app_root/slowdisk
 	slow_disk_on "$app_root" "$2" 0 $((600 * $3 + 200)) || return 1
 	trap 'slow_disk_off "$app_root"' EXIT
-}
-
-app_read_kib() { # CG
-	awk '{ for (i = 2; i <= NF; i++) if (sub(/^rbytes=/, "", $i)) s += $i }
-		END { printf "%d\n", s / 1024 }' "$1/io.stat"
 }
 
 app_in() { # CG CMD...

@@ -26,21 +26,22 @@
 #        [--seconds S] [--warmup S] [--memcg-mb MB] [--threads N]
 #        [--write-delay-ms MS]
 # TAR: the database from db_prepare.sh.
-# Writes DIR/db.csv: arm,tps,lat_avg_ms,lat_p99_ms,errors,pgpgin_kib,
-#        dirty_met,rotated,refault_file,pgscan,pgsteal,oom_kill,max_events,
+# Writes DIR/db.csv: arm,tps,lat_avg_ms,lat_p99_ms,errors,dirty_met,
+#        rotated,pgpgin_kib,refault_file,pgscan,pgsteal,oom_kill,max_events,
 #        psi_full_us,anon_mb,file_mb (the memcg's anon and page cache at the
 #        end); the counters are the measured run's (sysbench runs twice: a
 #        warmup, then the measured run); dirty_met (dirty file folios
 #        reclaim met and left to writeback, nr_vmscan_immediate_reclaim) and
-#        rotated (folios moved to the tail when their writeback ended,
-#        pgrotated) are the guest's, every arm's together. Also
-#        DIR/NAME.sysbench and DIR/NAME.server (the measured run's and the
-#        server's logs).
+#        rotated (folios moved to the oldest generation when their
+#        writeback ended, pgrotated) are the guest's, every arm's
+#        together. Also DIR/NAME.sysbench and DIR/NAME.server (the
+#        measured run's and the server's logs).
 set -u
 repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$repo/selftests/lib/arms.sh"
 . "$repo/selftests/lib/bed.sh"
 . "$repo/selftests/lib/db_counters.sh"
+. "$repo/selftests/lib/slow_disk.sh"
 scratch=${MGLRU_SCRATCH:-/run/scratch}
 
 out=
@@ -70,14 +71,7 @@ done
 [[ $write_delay_ms =~ ^[0-9]+$ ]] || { echo "db_readmostly: --write-delay-ms takes milliseconds, not '$write_delay_ms'" >&2; exit 2; }
 [ ${#arms[@]} -gt 0 ] || arms=(stock=stock)
 
-# What an arm read from disk, in KiB (pgpgin's unit): the rbytes of its
-# io.stat over every device. The guest's /proc/vmstat pgpgin is the sum of
-# all arms side by side; io.stat needs the io controller on the arms.
-db_read_kib() { # CG
-	awk '{ for (i = 2; i <= NF; i++) if (sub(/^rbytes=/, "", $i)) s += $i }
-		END { printf "%d\n", s / 1024 }' "$1/io.stat"
-}
-vmstat() { # NAME: the guest's counter
+guest_counter() { # NAME: the guest's /proc/vmstat counter
 	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
 }
 arm_alone "${arms[@]}" || exit 2
@@ -90,17 +84,9 @@ client=$(bed_stage_exec sysbench "$(command -v sysbench)") || exit 1
 root=$scratch
 if [ "$write_delay_ms" -gt 0 ]; then
 	root=$scratch/slowdisk
-	export DM_DISABLE_UDEV=1
-	dmsetup remove slowdb 2>/dev/null
-	echo 1 >/sys/block/zram0/reset
-	echo $((200 * ${#arms[@]} + 200))M >/sys/block/zram0/disksize
-	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 /dev/zram0 >/dev/null || exit 1
-	echo "0 $(blockdev --getsz /dev/zram0) delay /dev/zram0 0 0 /dev/zram0 0 $write_delay_ms" |
-		dmsetup create slowdb || exit 1
-	mkdir -p "$root"
-	mount -t ext4 -o noatime /dev/mapper/slowdb "$root" || exit 1
+	slow_disk_on "$root" 0 "$write_delay_ms" $((200 * ${#arms[@]} + 200)) || exit 1
 	# the servers are gone once their memcgs are (arm_remove)
-	trap 'umount "$root" || umount -l "$root"; dmsetup remove slowdb' EXIT
+	trap 'slow_disk_off "$root"' EXIT
 fi
 
 echo y >/sys/kernel/mm/lru_gen/enabled
@@ -155,20 +141,19 @@ clients() {
 }
 # the warmup fills the caches; its counters are left out
 clients --time="$warmup" run
-declare -A base rbase
-met=$(vmstat nr_vmscan_immediate_reclaim)
-rotated=$(vmstat pgrotated)
+declare -A base
+met=$(guest_counter nr_vmscan_immediate_reclaim)
+rotated=$(guest_counter pgrotated)
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=/sys/fs/cgroup/db-$arm_name
 	base[$arm_name]=$(db_counters_mark "$cg")
-	rbase[$arm_name]=$(db_read_kib "$cg")
 done
 clients --time="$seconds" run
-met=$(($(vmstat nr_vmscan_immediate_reclaim) - met))
-rotated=$(($(vmstat pgrotated) - rotated))
+met=$(($(guest_counter nr_vmscan_immediate_reclaim) - met))
+rotated=$(($(guest_counter pgrotated) - rotated))
 
-echo "arm,tps,lat_avg_ms,lat_p99_ms,errors,pgpgin_kib,dirty_met,rotated,$db_counters_columns" >"$out/db.csv"
+echo "arm,tps,lat_avg_ms,lat_p99_ms,errors,dirty_met,rotated,$db_counters_columns" >"$out/db.csv"
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=/sys/fs/cgroup/db-$arm_name
@@ -177,8 +162,7 @@ for arm in "${arms[@]}"; do
 	avg=$(awk '/^ *avg:/ { print $2; exit }' "$sb")
 	p99=$(awk '/99th percentile:/ { print $3; exit }' "$sb")
 	errs=$(sed -n 's/.*ignored errors: *\([0-9]*\).*/\1/p' "$sb")
-	pgpgin=$(($(db_read_kib "$cg") - ${rbase[$arm_name]}))
-	echo "$arm_name,${tps:-0},${avg:-},${p99:-},${errs:-},$pgpgin,$met,$rotated,$(db_counters_since "$cg" "${base[$arm_name]}")" >>"$out/db.csv"
+	echo "$arm_name,${tps:-0},${avg:-},${p99:-},${errs:-},$met,$rotated,$(db_counters_since "$cg" "${base[$arm_name]}")" >>"$out/db.csv"
 	arm_detach "$cg"
 	arm_remove "$cg"
 	rm -rf "$root/db-$arm_name"

@@ -33,6 +33,7 @@ set -u
 repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$repo/selftests/lib/arms.sh"
 . "$repo/selftests/lib/bed.sh"
+. "$repo/selftests/lib/slow_disk.sh"
 swapdev=${MGLRU_SWAPDEV:-/dev/vdb}
 
 out=
@@ -67,17 +68,9 @@ rm -rf "$root"
 mkdir -p "$root"
 tar -C "$root" -xf "$tarball" || exit 1
 mount --bind /dev "$root/dev" || exit 1
-# the objects: ext4 made on zram0, then mounted through dm-delay
-export DM_DISABLE_UDEV=1
-dmsetup remove slowobj 2>/dev/null
-echo 1 >/sys/block/zram0/reset
-echo 256M >/sys/block/zram0/disksize
-mkfs.ext4 -q -F /dev/zram0 >/dev/null || exit 1
-sectors=$(blockdev --getsz /dev/zram0)
-echo "0 $sectors delay /dev/zram0 0 0 /dev/zram0 0 $obj_delay_ms" | dmsetup create slowobj || exit 1
-mkdir -p "$root/obj"
-mount -t ext4 -o noatime /dev/mapper/slowobj "$root/obj" || exit 1
-trap 'umount "$root/obj"; dmsetup remove slowobj; umount "$root/dev"' EXIT
+# the objects: on a 256 MiB slow disk, writes late
+slow_disk_on "$root/obj" 0 "$obj_delay_ms" 256 || exit 1
+trap 'slow_disk_off "$root/obj"; umount "$root/dev"' EXIT
 bed_slow_swap "$swapdev" "$delay_ms" || exit 1
 
 # build CG LOG: make -jN in CG, from an empty object directory; prints the

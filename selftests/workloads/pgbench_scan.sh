@@ -21,12 +21,12 @@
 #        [--seconds S] [--warmup S] [--memcg-mb MB] [--clients N]
 #        [--scale N]
 # TAR: the database from pgbench_prepare.sh, made with the same --scale.
-# Writes DIR/pgbench.csv: arm,tps,lat_avg_ms,lat_p99_ms,scans,refault_file,
-#        pgscan,pgsteal,oom_kill,max_events,psi_full_us,anon_mb,file_mb:
-#        tps and latencies are the row clients', scans the scanner's
-#        completed scans, the counters the measured run's (the clients run
-#        twice: a warmup, then the measured run); and per arm
-#        DIR/NAME.get, DIR/NAME.scan (pgbench's reports) and
+# Writes DIR/pgbench.csv: arm,tps,lat_avg_ms,lat_p99_ms,scans,pgpgin_kib,
+#        refault_file,pgscan,pgsteal,oom_kill,max_events,psi_full_us,
+#        anon_mb,file_mb: tps and latencies are the row clients', scans
+#        the scanner's completed scans, the counters the measured run's
+#        (the clients run twice: a warmup, then the measured run); and per
+#        arm DIR/NAME.get, DIR/NAME.scan (pgbench's reports) and
 #        DIR/NAME.server (the server's log).
 set -u
 repo=${MGLRU_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -91,6 +91,8 @@ EOF
 echo 'SELECT sum(abalance) FROM pgbench_accounts;' >"$out/scan.sql"
 
 echo y >/sys/kernel/mm/lru_gen/enabled
+# the io controller: what each arm reads from disk (db_counters.sh)
+echo +io >/sys/fs/cgroup/cgroup.subtree_control || exit 1
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	dir=$scratch/pg-$arm_name

@@ -101,12 +101,11 @@ search() {
 }
 
 echo "ripgrep_search: ${#arms[@]} arm(s), $searches searches of $((pages * 4 / 1024)) MiB in a ${memcg_mb} MiB memcg" >&2
-declare -A base rbase
+declare -A base
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=$app_cgroups/ripgrep-$arm_name
 	base[$arm_name]=$(db_counters_mark "$cg")
-	rbase[$arm_name]=$(app_read_kib "$cg")
 done
 pids=()
 for arm in "${arms[@]}"; do
@@ -121,14 +120,13 @@ for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	awk '{ printf "%.3f\n", $2 - $1 }' "$bed_stage_dir/ripgrep-$arm_name.clock" >"$out/$arm_name.times"
 done
-echo "arm,total_s,first_s,rest_s,pgpgin_kib,$db_counters_columns" >"$out/ripgrep.csv"
+echo "arm,total_s,first_s,rest_s,$db_counters_columns" >"$out/ripgrep.csv"
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=$app_cgroups/ripgrep-$arm_name
 	times=$(awk 'NR == 1 { f = $1 } { s += $1; n++ } END {
 		printf "%.3f,%.3f,%.3f\n", s, f, (n > 1 ? (s - f) / (n - 1) : 0) }' "$out/$arm_name.times")
-	pgpgin=$(($(app_read_kib "$cg") - ${rbase[$arm_name]}))
-	echo "$arm_name,$times,$pgpgin,$(db_counters_since "$cg" "${base[$arm_name]}")" >>"$out/ripgrep.csv"
+	echo "$arm_name,$times,$(db_counters_since "$cg" "${base[$arm_name]}")" >>"$out/ripgrep.csv"
 	app_done "$cg"
 	rm -rf "$scratch/tree-$arm_name"
 done

@@ -134,12 +134,11 @@ for arm in "${arms[@]}"; do
 	pids+=($!)
 done
 wait "${pids[@]}"
-declare -A base rbase
+declare -A base
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=$app_cgroups/getscan-$arm_name
 	base[$arm_name]=$(db_counters_mark "$cg")
-	rbase[$arm_name]=$(app_read_kib "$cg")
 done
 # gets and scans at once; when the gets end, the counters are read and
 # the scans stopped wherever they are
@@ -154,12 +153,11 @@ for arm in "${arms[@]}"; do
 	fi
 done
 wait "${pids[@]}"
-declare -A counters reads
+declare -A counters
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=$app_cgroups/getscan-$arm_name
 	counters[$arm_name]=$(db_counters_since "$cg" "${base[$arm_name]}")
-	reads[$arm_name]=$(($(app_read_kib "$cg") - ${rbase[$arm_name]}))
 done
 [ ${#scanners[@]} = 0 ] || kill "${scanners[@]}" 2>/dev/null
 for arm in "${arms[@]}"; do
@@ -168,7 +166,7 @@ for arm in "${arms[@]}"; do
 done
 wait
 
-echo "arm,gets_s,get_p99_us,scans,scans_s,pgpgin_kib,$db_counters_columns" >"$out/getscan.csv"
+echo "arm,gets_s,get_p99_us,scans,scans_s,$db_counters_columns" >"$out/getscan.csv"
 for arm in "${arms[@]}"; do
 	arm_parse "$arm"
 	cg=$app_cgroups/getscan-$arm_name
@@ -177,7 +175,7 @@ for arm in "${arms[@]}"; do
 	p99=$(sed -n 's/.*P99: \([0-9.]*\).*/\1/p' "$g" | head -1)
 	scans=$(awk -v k="$(scanned "$arm_name")" -v n="$keys" 'BEGIN { printf "%.3f\n", k / n }')
 	scans_s=$(awk -v n="$scans" -v s="$seconds" 'BEGIN { printf "%.4f\n", n / s }')
-	echo "$arm_name,${gets_s:-0},${p99:-},$scans,$scans_s,${reads[$arm_name]},${counters[$arm_name]}" >>"$out/getscan.csv"
+	echo "$arm_name,${gets_s:-0},${p99:-},$scans,$scans_s,${counters[$arm_name]}" >>"$out/getscan.csv"
 	app_done "$cg"
 	rm -rf "$scratch/rocksdb-$arm_name"
 done
