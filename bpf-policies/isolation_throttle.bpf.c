@@ -108,8 +108,13 @@ isolation_throttle_decide_isolate(const struct mglru_ext_ctx *ctx)
 	/* nothing to evict is not over-isolation: don't wait for it */
 	if (!usable)
 		return MGLRU_EXT_STOP;
+	/*
+	 * Going on with every usable type is stock's decision: answer it as
+	 * stock's, so that the policy's count of answers that differ from
+	 * stock's counts only the batches it restricted or throttled.
+	 */
 	if (is_kswapd(ctx))
-		return MGLRU_EXT_GO | usable;
+		return ctx->stock;
 
 	if ((usable & MGLRU_EXT_ALLOW_FILE) &&
 	    !over_isolated(ctx, MGLRU_EXT_FILE))
@@ -117,6 +122,8 @@ isolation_throttle_decide_isolate(const struct mglru_ext_ctx *ctx)
 	if ((usable & MGLRU_EXT_ALLOW_ANON) &&
 	    !over_isolated(ctx, MGLRU_EXT_ANON))
 		allowed |= MGLRU_EXT_ALLOW_ANON;
+	if (allowed == usable)
+		return ctx->stock;
 	if (allowed)
 		return MGLRU_EXT_GO | allowed;
 
