@@ -124,9 +124,13 @@ objs=$(sed -n 's|^bpf-policies/\(.*\.bpf\)\.c$|build/bpf/\1.o|p
 	s|^selftests/policies/\(.*\.bpf\)\.c$|build/bpf/test/\1.o|p' <<<"$files")
 for o in $objs; do
 	src_of=$(sed 's|build/bpf/test/\(.*\)\.o|selftests/policies/\1.c|; s|build/bpf/\(.*\)\.o|bpf-policies/\1.c|' <<<"$o")
-	# a policy may include another's file: every policy source counts
-	# (files only: a directory is newer whenever a file is added to it)
-	if [ ! -f "$o" ] || [ -n "$(find "$src_of" bpf-policies include -type f -newer "$o" 2>/dev/null)" ]; then
+	# what the object was built from: the files clang said it read (the
+	# .d beside it, which make rebuilds by), else its source and the
+	# headers every policy includes
+	deps="$src_of bpf-policies/policy.bpf.h include/mglru_ext_policy.h"
+	[ ! -f "$o.d" ] || deps=$(sed -e 's/^[^:]*://' -e 's/\\$//' "$o.d" | tr ' ' '\n' |
+		sed -n "s#^\($repo/\)\?\(bpf-policies/.*\|include/.*\|selftests/policies/.*\)#\2#p")
+	if [ ! -f "$o" ] || [ -n "$(find $deps -newer "$o" 2>/dev/null)" ]; then
 		echo "inputs.sh: $o is not built from the sources as they are: run 'make policies'" >&2
 		exit 3
 	fi
