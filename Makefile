@@ -42,7 +42,7 @@ VMLINUX_H := $(BUILD)/include/vmlinux.h
 DEB_PACKAGES := linux-source-6.12 xz-utils qemu-system-x86 clang llvm \
 	dwarves libelf-dev zlib1g-dev libcap-dev flex bison bc libssl-dev cpio \
 	rsync e2fsprogs fio util-linux dmsetup gnuplot-nox python3 python3-ply kmod \
-	libclang-rt-14-dev libinih-dev libjson-c-dev pkg-config
+	libclang-rt-14-dev libinih-dev libjson-c-dev pkg-config procps
 DEPS_STAMP := $(BUILD)/.deps-$(shell echo $(DEB_PACKAGES) | sha256sum | cut -c1-12)
 
 # What each kernel of a base is built from.
@@ -81,7 +81,7 @@ BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-fms-extensions -Wno-microsoft-anon-tag \
 	-I$(BUILD)/include -I$(LIBBPF_INC) -I$(REPO)/include -I$(REPO)/bpf-policies
 
-.PHONY: series series-diff results-check results-mark check-backport backport-ready kselftests-7.3 kselftests-6.12 deps-bench check-policies install uninstall sdk-stage kselftests all deps kernel kernel-stock kernel-debug kernel-bench tools policies loader workloads \
+.PHONY: series series-diff results-check results-mark check-backport check-ready backport-ready kselftests-7.3 kselftests-6.12 deps-bench check-policies install uninstall sdk-stage kselftests all deps kernel kernel-stock kernel-debug kernel-bench tools policies loader workloads \
 	check check-host check-vm check-debug demo bench vm-shell fuzz checkpatch check-series format clean
 
 all: policies loader
@@ -238,11 +238,15 @@ $(MGLRUCTL): $(LOADER_CMD_SRCS) $(LOADER_LIB) $(LOADER_HDRS) $(LIBBPF_A)
 BACKPORT_TESTS := test_boot test_hooks test_shipped test_kselftests
 
 # What CI runs: every suite on 7.3, the primary base, then BACKPORT_TESTS
-# on 6.12; selftests/check.sh builds the backport (backport-ready) while
-# the 7.3 suites run.
-check: $(call kstamp_patched,$(PRIMARY)) policies loader workloads $(BPFTOOL) $(TEST_PARSE) \
-		$(BUILD)/kmod/$(PRIMARY)/warn_on_load.ko $(ATTACH_STORM) sdk-stage kselftests-$(PRIMARY)
+# on 6.12. selftests/check.sh builds what the 7.3 suites need
+# (check-ready) and, beside it and the 7.3 suites at the lowest CPU
+# priority, the 6.12 kernel and then the rest of the backport
+# (backport-ready).
+check: $(DEPS_STAMP)
 	@BACKPORT_TESTS="$(BACKPORT_TESTS)" selftests/check.sh
+
+check-ready: $(call kstamp_patched,$(PRIMARY)) policies loader workloads $(BPFTOOL) $(TEST_PARSE) \
+		$(BUILD)/kmod/$(PRIMARY)/warn_on_load.ko $(ATTACH_STORM) sdk-stage kselftests-$(PRIMARY)
 
 # What the backport's suites need beyond what check built for 7.3: its
 # kernel (a dependency of its kselftests) and its kselftests.
