@@ -21,6 +21,8 @@
 # kernel tree is not applied or a policy object is not built, and the
 # hash cannot be taken.
 #
+# inputs.sh --funcs NAME: the functions of bench.sh that hash takes.
+#
 # BASE (default 7.3) picks the kernel series.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,13 +30,17 @@ cd "$repo"
 base=${BASE:-7.3}
 
 hash=0
-if [ "${1:-}" = --hash ]; then
-	hash=1
-	shift
-fi
-name=${1:?usage: inputs.sh [--hash] NAME}
-# bench.sh's functions a section's figures depend on besides bench_NAME
-funcs=
+list_funcs=0
+case ${1:-} in
+--hash) hash=1; shift ;;
+--funcs) list_funcs=1; shift ;;
+esac
+name=${1:?usage: inputs.sh [--hash | --funcs] NAME}
+
+bench_fn() { # NAME: bench.sh's function NAME, without comments
+	sed -n "/^$1() {/,/^}/p" bench/bench.sh |
+		sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d'
+}
 
 # the policies a section loads: their sources are listed, their objects
 # (build/bpf/NAME.bpf.o, build/bpf/test/NAME.bpf.o) hashed
@@ -56,8 +62,7 @@ mix | oom) files="$(pol budget) selftests/workloads/file_anon_mix.sh $guest/runs
 	[ "$name" = mix ] || files="$files $guest/oom_shapes.sh" ;;
 db | dbslow) files="$(pol budget combined isolation_throttle thrash_aging)
 	selftests/workloads/db_prepare.sh selftests/workloads/db_readmostly.sh
-	selftests/workloads/db_readmostly.cnf selftests/lib/db_counters.sh bench/summarize_arms.py $guest/runs.sh"
-	funcs=db_workload ;;
+	selftests/workloads/db_readmostly.cnf selftests/lib/db_counters.sh bench/summarize_arms.py $guest/runs.sh" ;;
 pgbench) files="$(pol budget combined isolation_throttle thrash_aging)
 	selftests/workloads/pgbench_prepare.sh selftests/workloads/pgbench_scan.sh
 	selftests/lib/db_counters.sh bench/summarize_arms.py $guest/runs.sh" ;;
@@ -82,20 +87,37 @@ overhead | hooks | place | bed)
 	esac ;;
 getscan) files="$(pol $app_all_policies)
 	selftests/workloads/rocksdb_prepare.sh selftests/workloads/rocksdb_getscan.sh selftests/lib/apps.sh selftests/lib/slow_disk.sh
-	selftests/lib/db_counters.sh bench/summarize_arms.py $guest/runs.sh"
-	funcs=app_workload ;;
+	selftests/lib/db_counters.sh bench/summarize_arms.py $guest/runs.sh" ;;
 ripgrep) files="$(pol $app_all_policies)
 	selftests/workloads/ripgrep_search.sh selftests/lib/apps.sh selftests/lib/slow_disk.sh selftests/lib/db_counters.sh bench/summarize_arms.py
-	$guest/runs.sh"
-	funcs="app_workload ripgrep_tree_made" ;;
+	$guest/runs.sh" ;;
 pair) files="$(pol scan_resistant loop) selftests/workloads/app_pair.sh selftests/workloads/app_pair.conf
 	selftests/workloads/rocksdb_prepare.sh selftests/workloads/rocksdb_getscan.sh selftests/workloads/ripgrep_search.sh
 	selftests/lib/apps.sh selftests/lib/slow_disk.sh selftests/lib/db_counters.sh bench/summarize_arms.py
-	$guest/runs.sh"
-	funcs=ripgrep_tree_made ;;
+	$guest/runs.sh" ;;
 iteration) files="$(pol thrash_aging) $(ls loader/*.c loader/*.h) $guest/load_time.sh" ;;
 *) echo "inputs.sh: no section '$name'" >&2; exit 2 ;;
 esac
+# bench.sh's functions a section's figures depend on: bench_NAME, the
+# functions of bench.sh it calls, theirs, and so on, but those that only
+# write the section (the writer and the summaries' text)
+writers=" section inputs_of set_where release report_overhead "
+defined=$(sed -n 's/^\([a-z_][a-z_0-9]*\)() {.*/\1/p' bench/bench.sh | paste -sd '|')
+funcs=
+todo=bench_$name
+while [ -n "${todo// /}" ]; do
+	set -- $todo
+	f=$1
+	shift
+	todo="$*"
+	[[ " $funcs " == *" $f "* || $writers == *" $f "* ]] && continue
+	funcs="$funcs $f"
+	todo="$todo $(bench_fn "$f" | tail -n +2 | { grep -owE "$defined" || true; } | sort -u | tr "\n" " ")"
+done
+if [ $list_funcs = 1 ]; then
+	tr ' ' '\n' <<<"$funcs" | sed '/^$/d'
+	exit 0
+fi
 # every section: the kernel it ran on (the series as applied: the cover
 # letter is not part of the kernel) and the bed
 series=$(cd kernel-patches && for slug in $(grep -v '^#' "$base/series"); do
@@ -147,10 +169,6 @@ uncommented() { # FILE
 	*) sed -e '1!{/^[[:space:]]*#/d}' -e '/^[[:space:]]*$/d' "$1" ;;
 	esac
 }
-bench_fn() { # NAME: bench.sh's function NAME, without comments
-	sed -n "/^$1() {/,/^}/p" bench/bench.sh |
-		sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d'
-}
 eval "$(sed -n '/^smp_for() {/,/^}/p' bench/bench.sh)"
 {
 	for f in $files; do
@@ -163,7 +181,7 @@ eval "$(sed -n '/^smp_for() {/,/^}/p' bench/bench.sh)"
 	# shellcheck disable=SC2086
 	[ -z "$objs" ] || python3 bench/policy_hash.py $objs | sed 's| build/| |'
 	git -C "$src" diff --no-ext-diff --no-color pristine HEAD
-	for f in "bench_$name" $funcs vm; do
+	for f in $funcs; do
 		bench_fn "$f"
 	done
 	echo "vcpus $(smp_given='' smp_for "$name")"

@@ -20,13 +20,11 @@ expect_status 2 "^inputs.sh: no section 'nosuch'$" \
 	"$repo/bench/inputs.sh" nosuch
 
 # Every script a section runs in its guests is one of its inputs: those
-# bench_NAME() and the helpers it calls name, and those the guest scripts
+# the bench.sh functions its hash takes name, and those the guest scripts
 # among them call.
 scripts_of() { # NAME
 	local fn f
-	for fn in bench_$1 db_workload app_workload run_overhead; do
-		[ "$fn" = bench_$1 ] || sed -n "/^bench_$1() {/,/^}/p" "$repo/bench/bench.sh" |
-			grep -qw "$fn" || continue
+	for fn in $("$repo/bench/inputs.sh" --funcs "$1"); do
 		sed -n "/^$fn() {/,/^}/p" "$repo/bench/bench.sh"
 	done | grep -o 'bench/guest/[a-z_]*\.sh\|selftests/workloads/[a-z_]*\.sh' | sort -u |
 		while read -r f; do
@@ -35,7 +33,7 @@ scripts_of() { # NAME
 		done | sort -u
 }
 missing=
-for s in thrash pileup swappiness mix oom db dbslow pgbench build combined overhead hooks place bed getscan ripgrep pair iteration; do
+for s in $(sed -n 's/^bench_\([a-z]*\)() {$/\1/p' "$repo/bench/bench.sh"); do
 	listed=$("$repo/bench/inputs.sh" "$s")
 	for f in $(scripts_of $s); do
 		grep -qxF "$f" <<<"$listed" || missing="$missing $s:$f"
